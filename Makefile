@@ -1,0 +1,97 @@
+# Rokade build. `make` builds ./rokade for this machine; ARCH=x86-64 (or any
+# -march value) gives a portable build; NO_PEXT=1 forces magic bitboards.
+CC      ?= cc
+ARCH    ?= native
+EXE     ?= rokade
+WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
+           -Wmissing-declarations -Wcast-qual -Wpointer-arith
+CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L
+CFLAGS  ?= -O3 -DNDEBUG
+CFLAGS  += $(CSTD) $(WARN) -march=$(ARCH) -pthread -MMD -MP
+LDFLAGS += -pthread
+LDLIBS  += -lm
+
+# Zen 1/2 (family 23) run PEXT in microcode: use magics there.
+ifeq ($(ARCH),native)
+  ifneq ($(shell grep -m1 -E '^cpu family\s*:\s*23$$' /proc/cpuinfo 2>/dev/null),)
+    NO_PEXT := 1
+  endif
+endif
+ifeq ($(NO_PEXT),1)
+  CFLAGS += -DNO_PEXT
+endif
+
+LIB_SRC := $(wildcard movegen/*.c) $(wildcard eval/*.c) $(wildcard search/*.c) \
+           $(wildcard perft/*.c) $(wildcard bench/*.c) engine/uci.c
+MAIN_SRC := engine/main.c
+BUILD   ?= build/release
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+MAIN_OBJ := $(MAIN_SRC:%.c=$(BUILD)/%.o)
+TEST_SRC := $(wildcard tests/test_*.c)
+
+.PHONY: all debug sanitize tsan test test-sanitize perft perft-quick bench perft-speed clean
+
+all: $(EXE)
+
+$(EXE): $(LIB_OBJ) $(MAIN_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
+
+debug:
+	$(MAKE) BUILD=build/debug EXE=rokade-debug CFLAGS="-O1 -g"
+
+sanitize:
+	$(MAKE) BUILD=build/sanitize EXE=rokade-sanitize \
+	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
+	  LDFLAGS="-fsanitize=address,undefined" test-run
+
+tsan:
+	$(MAKE) BUILD=build/tsan EXE=rokade-tsan CFLAGS="-O1 -g -fsanitize=thread" \
+	  LDFLAGS="-fsanitize=thread" rokade-tsan
+
+# ---- tests (Criterion) ----
+CRITERION_OK := $(shell test -f /usr/include/criterion/criterion.h && echo yes)
+
+criterion:
+ifneq ($(CRITERION_OK),yes)
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  echo "installing libcriterion-dev"; \
+	  (apt-get install -y -qq libcriterion-dev >/dev/null 2>&1 || \
+	   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcriterion-dev)) \
+	  || { echo "error: could not install libcriterion-dev"; exit 1; }; \
+	else echo "error: Criterion is missing: run 'sudo apt-get install libcriterion-dev'"; exit 1; fi
+endif
+
+$(BUILD)/tests/%: tests/%.c $(LIB_OBJ) | criterion
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) -lcriterion $(LDLIBS)
+
+TEST_BINS = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
+
+test-run: $(EXE) $(TEST_BINS)
+	@set -e; for t in $(TEST_BINS); do echo "== $$t"; ROKADE=./$(EXE) $$t --jobs 2; done
+	@ROKADE=./$(EXE) sh tests/cli_test.sh
+
+test: criterion
+	$(MAKE) test-run
+
+# ---- perft ----
+perft: $(EXE)
+	./$(EXE) perftsuite perft/standard.epd 6
+	./$(EXE) perftsuite perft/tricky.epd 6
+	./$(EXE) perftsuite perft/chess960.epd 5 chess960
+
+perft-quick: $(EXE)
+	./$(EXE) perftsuite perft/standard.epd 4
+	./$(EXE) perftsuite perft/chess960.epd 3 chess960
+
+perft-speed: $(EXE)
+	sh bench/perft_speed.sh
+
+clean:
+	rm -rf build rokade rokade-debug rokade-sanitize rokade-tsan

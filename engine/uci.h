@@ -1,0 +1,19 @@
+/* The UCI front end: the command loop and every command handler. */
+#ifndef ROKADE_UCI_H
+#define ROKADE_UCI_H
+
+#include <stdbool.h>
+
+#define ROKADE_VERSION "0.1"
+
+/* Prints one whole line to stdout (thread-safe, flushed). */
+void uci_print(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+void uci_init(void);
+/* Handles one input line; returns false after `quit`. */
+bool uci_command(const char *line);
+/* Reads stdin until end of input or `quit`. */
+void uci_loop(void);
+void uci_shutdown(void);
+
+#endif

@@ -1,0 +1,189 @@
+/* Perft with bulk counting at the last ply, a threaded divide, and the EPD
+ * suite runner. */
+#include "perft.h"
+
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../movegen/movegen.h"
+
+uint64_t perft(Position *pos, int depth)
+{
+    if (depth <= 0)
+        return 1;
+    if (depth == 1)
+        return (uint64_t)gen_count_legal(pos);
+    MoveList list;
+    gen_legal(pos, &list);
+    uint64_t nodes = 0;
+    for (int i = 0; i < list.count; i++) {
+        pos_make_move(pos, list.moves[i]);
+        nodes += perft(pos, depth - 1);
+        pos_unmake_move(pos, list.moves[i]);
+    }
+    return nodes;
+}
+
+typedef struct {
+    const Position *root;
+    const MoveList *list;
+    uint64_t *counts;
+    int depth;
+    atomic_int next;
+} DivideJob;
+
+static void *divide_worker(void *arg)
+{
+    DivideJob *job = arg;
+    Position *pos = malloc(sizeof *pos);
+    if (!pos)
+        return NULL;
+    for (;;) {
+        int i = atomic_fetch_add(&job->next, 1);
+        if (i >= job->list->count)
+            break;
+        memcpy(pos, job->root, sizeof *pos);
+        pos_make_move(pos, job->list->moves[i]);
+        job->counts[i] = perft(pos, job->depth - 1);
+    }
+    free(pos);
+    return NULL;
+}
+
+uint64_t perft_divide(const Position *root, int depth, int threads, void (*print)(const char *line))
+{
+    MoveList list;
+    uint64_t counts[MAX_MOVES];
+    gen_legal(root, &list);
+    if (depth < 1)
+        depth = 1;
+    if (threads < 1)
+        threads = 1;
+    if (threads > list.count)
+        threads = list.count > 0 ? list.count : 1;
+
+    DivideJob job = {root, &list, counts, depth, 0};
+    pthread_t tids[256];
+    int started = 0;
+    for (int t = 1; t < threads && t < 256; t++)
+        if (pthread_create(&tids[started], NULL, divide_worker, &job) == 0)
+            started++;
+    divide_worker(&job);
+    for (int t = 0; t < started; t++)
+        pthread_join(tids[t], NULL);
+
+    /* If a worker could not allocate, finish its moves here. */
+    Position *pos = malloc(sizeof *pos);
+    uint64_t total = 0;
+    char line[64], mv[8];
+    for (int i = 0; i < list.count; i++) {
+        if (atomic_load(&job.next) <= i && pos) {
+            memcpy(pos, root, sizeof *pos);
+            pos_make_move(pos, list.moves[i]);
+            counts[i] = perft(pos, depth - 1);
+        }
+        total += counts[i];
+        if (print) {
+            move_to_uci(root, list.moves[i], mv);
+            snprintf(line, sizeof line, "%s: %llu", mv, (unsigned long long)counts[i]);
+            print(line);
+        }
+    }
+    free(pos);
+    if (print) {
+        print("");
+        snprintf(line, sizeof line, "Nodes searched: %llu", (unsigned long long)total);
+        print(line);
+    }
+    return total;
+}
+
+static double now_seconds(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static FILE *divide_out;
+static void print_to_divide_out(const char *line) { fprintf(divide_out, "    %s\n", line); }
+
+int perft_suite(const char *path, int max_depth, bool chess960, int threads, FILE *out)
+{
+    FILE *f = fopen(path, "r");
+    if (!f)
+        return -1;
+    Position *pos = calloc(1, sizeof *pos);
+    if (!pos) {
+        fclose(f);
+        return -1;
+    }
+    char line[4096], err[160];
+    int lineno = 0, positions = 0, checked = 0, failed = 0, bad_lines = 0;
+    uint64_t total_nodes = 0;
+    double start = now_seconds();
+    bool first_failure_shown = false;
+
+    while (fgets(line, sizeof line, f)) {
+        lineno++;
+        char *p = line;
+        while (*p == ' ' || *p == '\t')
+            p++;
+        if (*p == '#' || *p == '\n' || *p == '\r' || *p == '\0')
+            continue;
+        char *semi = strchr(p, ';');
+        if (semi)
+            *semi = '\0';
+        if (!pos_set_fen(pos, p, chess960, err, sizeof err)) {
+            fprintf(out, "%s:%d: bad FEN: %s\n", path, lineno, err);
+            bad_lines++;
+            continue;
+        }
+        positions++;
+        char *q = semi ? semi + 1 : NULL;
+        int pos_fail = 0, deepest = 0;
+        while (q) {
+            int d;
+            unsigned long long expected;
+            if (sscanf(q, " D%d %llu", &d, &expected) == 2 && d >= 1 && d <= max_depth) {
+                uint64_t got = perft(pos, d);
+                total_nodes += got;
+                checked++;
+                deepest = d > deepest ? d : deepest;
+                if (got != expected) {
+                    failed++;
+                    pos_fail++;
+                    char fen[128];
+                    pos_get_fen(pos, fen, sizeof fen);
+                    fprintf(out, "FAIL %s:%d D%d expected %llu got %llu  %s\n", path, lineno, d,
+                            expected, (unsigned long long)got, fen);
+                    if (!first_failure_shown) {
+                        first_failure_shown = true;
+                        fprintf(out, "  divide at depth %d:\n", d);
+                        divide_out = out;
+                        perft_divide(pos, d, threads, print_to_divide_out);
+                    }
+                }
+            }
+            q = strchr(q, ';');
+            if (q)
+                q++;
+        }
+        double el = now_seconds() - start;
+        fprintf(out, "[%d] line %d %s to D%d | %d counts checked, %d failed | %.1f Mnps\n",
+                positions, lineno, pos_fail ? "FAIL" : "ok", deepest, checked, failed,
+                el > 0 ? (double)total_nodes / el / 1e6 : 0.0);
+        fflush(out);
+    }
+    fclose(f);
+    free(pos);
+    double el = now_seconds() - start;
+    fprintf(out, "perft suite %s: %d positions, %d counts checked, %d passed, %d failed%s "
+                 "(%llu nodes, %.1f s)\n",
+            path, positions, checked, checked - failed, failed,
+            bad_lines ? ", some lines unreadable" : "", (unsigned long long)total_nodes, el);
+    return failed + bad_lines;
+}
