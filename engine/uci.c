@@ -369,9 +369,13 @@ void uci_loop(void)
 {
     char *line = NULL;
     size_t cap = 0;
-    while (getline(&line, &cap, stdin) != -1)
+    ssize_t n;
+    while ((n = getline(&line, &cap, stdin)) != -1) {
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
+            line[--n] = '\0';
         if (!uci_command(line))
             break;
+    }
     free(line);
 }
 

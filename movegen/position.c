@@ -193,10 +193,10 @@ static bool fen_error(char *err, size_t len, const char *fmt, ...)
 /* Splits the next space-separated field; returns its length (0 at the end). */
 static size_t next_field(const char **s, const char **start)
 {
-    while (**s == ' ' || **s == '\t')
+    while (**s && isspace((unsigned char)**s))
         (*s)++;
     *start = *s;
-    while (**s && **s != ' ' && **s != '\t')
+    while (**s && !isspace((unsigned char)**s))
         (*s)++;
     return (size_t)(*s - *start);
 }
