@@ -40,6 +40,7 @@ int main(int argc, char **argv)
         for (int i = 1; i < argc; i++)
             if (!uci_command(argv[i]))
                 break;
+        uci_finish();
     } else {
         if (isatty(STDIN_FILENO))
             uci_print("Rokade %s, a UCI chess engine. Type 'help' for the commands.",

@@ -8,15 +8,24 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <limits.h>
 #include <time.h>
 
+#include <unistd.h>
+
+#include "../bench/bench.h"
+#include "../eval/eval.h"
 #include "../movegen/movegen.h"
 #include "../perft/perft.h"
+#include "../search/search.h"
+#include "../search/tt.h"
 
 static pthread_mutex_t OutLock = PTHREAD_MUTEX_INITIALIZER;
 static Position *Root;
 static bool Chess960;
-static int PerftThreads = 1;
+static bool Debug;
+static int MoveOverhead = 20;
+static bool Ponder;
 
 void uci_print(const char *fmt, ...)
 {
@@ -209,7 +218,7 @@ static double now_seconds(void)
 static void run_perft(const Position *pos, int depth)
 {
     double t0 = now_seconds();
-    uint64_t n = perft_divide(pos, depth, PerftThreads, print_line);
+    uint64_t n = perft_divide(pos, depth, search_options()->threads, print_line);
     double el = now_seconds() - t0;
     uci_print("info string perft %d: %llu nodes in %.3f s, %.0f nodes/s", depth,
               (unsigned long long)n, el, el > 0 ? (double)n / el : 0.0);
@@ -256,7 +265,7 @@ static void cmd_perftsuite(Tok *t)
             return;
         }
     }
-    int r = perft_suite(path, (int)d, c960, PerftThreads, stdout);
+    int r = perft_suite(path, (int)d, c960, search_options()->threads, stdout);
     if (r < 0)
         uci_print("info string error: cannot read '%s'", path);
     else
@@ -264,59 +273,266 @@ static void cmd_perftsuite(Tok *t)
 }
 
 /* ------------------------------------------------------------------------ */
-/* The loop                                                                 */
+/* go                                                                       */
+
+static bool is_go_keyword(const char *w)
+{
+    static const char *const Keys[] = {"searchmoves", "ponder", "wtime", "btime", "winc", "binc",
+                                       "movestogo", "depth", "nodes", "mate", "movetime",
+                                       "infinite", "perft", NULL};
+    for (int i = 0; Keys[i]; i++)
+        if (!strcmp(w, Keys[i]))
+            return true;
+    return false;
+}
 
 static void cmd_go(Tok *t)
 {
-    char word[32];
-    while (tok_next(t, word, sizeof word)) {
-        if (!strcmp(word, "perft")) {
-            long long d;
-            if (!tok_next(t, word, sizeof word) || !parse_int(word, 1, 20, &d)) {
-                uci_print("info string error: go perft needs a depth from 1 to 20");
+    SearchLimits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.clock.time[0] = lim.clock.time[1] = -1;
+    lim.clock.inc[0] = lim.clock.inc[1] = -1;
+    lim.clock.overhead = MoveOverhead;
+    char word[64];
+    bool have_word = tok_next(t, word, sizeof word);
+    while (have_word) {
+        if (!strcmp(word, "infinite"))
+            lim.infinite = true;
+        else if (!strcmp(word, "ponder"))
+            lim.ponder = true;
+        else if (!strcmp(word, "searchmoves")) {
+            while ((have_word = tok_next(t, word, sizeof word)) && !is_go_keyword(word)) {
+                move_t m = move_from_uci(Root, word);
+                if (m == MOVE_NONE) {
+                    uci_print("info string error: searchmoves: '%s' is not a legal move (go ignored)",
+                              word);
+                    return;
+                }
+                if (lim.searchmoves_count < MAX_MOVES)
+                    lim.searchmoves[lim.searchmoves_count++] = m;
+            }
+            continue;
+        } else if (is_go_keyword(word)) {
+            char key[64], val[64];
+            snprintf(key, sizeof key, "%s", word);
+            long long v, lo = !strcmp(key, "wtime") || !strcmp(key, "btime") ? LLONG_MIN : 0;
+            long long hi = !strcmp(key, "perft") ? 20 : !strcmp(key, "depth") ? 1000 : LLONG_MAX / 4;
+            if (!tok_next(t, val, sizeof val) || !parse_int(val, lo, hi, &v)) {
+                uci_print("info string error: go %s needs a number%s, got '%s' (go ignored)", key,
+                          !strcmp(key, "perft") ? " from 1 to 20" : " >= 0",
+                          tok_rest(t) == t->p && !*val ? "" : val);
                 return;
             }
-            run_perft(Root, (int)d);
+            if (!strcmp(key, "perft")) {
+                if (v < 1) {
+                    uci_print("info string error: go perft needs a depth from 1 to 20");
+                    return;
+                }
+                run_perft(Root, (int)v);
+                return;
+            }
+            if (v < 0) {
+                uci_print("info string error: go %s %lld is negative; treated as 0", key, v);
+                v = 0;
+            }
+            if (!strcmp(key, "wtime"))
+                lim.clock.time[WHITE] = v;
+            else if (!strcmp(key, "btime"))
+                lim.clock.time[BLACK] = v;
+            else if (!strcmp(key, "winc"))
+                lim.clock.inc[WHITE] = v;
+            else if (!strcmp(key, "binc"))
+                lim.clock.inc[BLACK] = v;
+            else if (!strcmp(key, "movestogo"))
+                lim.clock.movestogo = (int)(v > 1000 ? 1000 : v);
+            else if (!strcmp(key, "depth"))
+                lim.depth = (int)(v > MAX_PLY - 2 ? MAX_PLY - 2 : v < 1 ? 1 : v);
+            else if (!strcmp(key, "nodes"))
+                lim.nodes = (uint64_t)(v < 1 ? 1 : v);
+            else if (!strcmp(key, "mate"))
+                lim.mate = (int)(v > 120 ? 120 : v < 1 ? 1 : v);
+            else if (!strcmp(key, "movetime"))
+                lim.clock.movetime = v < 1 ? 1 : v;
+        } else {
+            uci_print("info string error: go: unknown word '%s' (go ignored)", word);
             return;
         }
+        have_word = tok_next(t, word, sizeof word);
     }
-    uci_print("info string error: search is not available yet");
+    /* `go` alone searches until stopped, as `go infinite` does. */
+    if (!lim.depth && !lim.nodes && !lim.mate && !lim.clock.movetime && lim.clock.time[WHITE] < 0
+        && lim.clock.time[BLACK] < 0)
+        lim.infinite = true;
+    search_start(Root, &lim);
+}
+
+/* ------------------------------------------------------------------------ */
+/* setoption                                                                */
+
+static bool parse_bool(const char *v, bool *out)
+{
+    if (!strcmp(v, "true")) {
+        *out = true;
+        return true;
+    }
+    if (!strcmp(v, "false")) {
+        *out = false;
+        return true;
+    }
+    return false;
+}
+
+/* Spin option: parses and clamps; false (with a message) when unreadable. */
+static bool spin_value(const char *name, const char *v, long long min, long long max, long long *out)
+{
+    char *end;
+    if (!*v) {
+        uci_print("info string error: option %s needs a value", name);
+        return false;
+    }
+    long long x = strtoll(v, &end, 10);
+    if (*end) {
+        uci_print("info string error: option %s: '%s' is not a number (unchanged)", name, v);
+        return false;
+    }
+    if (x < min || x > max) {
+        long long c = x < min ? min : max;
+        uci_print("info string error: option %s: %s is out of range %lld..%lld, set to %lld", name,
+                  v, min, max, c);
+        x = c;
+    }
+    *out = x;
+    return true;
+}
+
+static long long max_hash_mb(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || psize <= 0)
+        return 1 << 20;
+    long long mb = (long long)pages * psize / (1 << 20);
+    return mb * 3 / 4;
 }
 
 static void cmd_setoption(Tok *t)
 {
-    char word[64], name[256] = "", value[256] = "";
+    char word[256], name[256] = "", value[256] = "";
     int mode = 0;
     while (tok_next(t, word, sizeof word)) {
         if (!strcmp(word, "name") && mode == 0)
             mode = 1;
         else if (!strcmp(word, "value") && mode == 1)
             mode = 2;
-        else {
+        else if (mode == 0) {
+            uci_print("info string error: setoption: expected 'name', got '%s'", word);
+            return;
+        } else {
             char *dst = mode == 2 ? value : name;
             if (*dst)
                 strncat(dst, " ", 255 - strlen(dst));
             strncat(dst, word, 255 - strlen(dst));
         }
     }
-    for (char *c = name; *c; c++)
+    char lname[256];
+    snprintf(lname, sizeof lname, "%s", name);
+    for (char *c = lname; *c; c++)
         *c = (char)tolower((unsigned char)*c);
-    if (!strcmp(name, "uci_chess960")) {
-        if (strcmp(value, "true") && strcmp(value, "false")) {
-            uci_print("info string error: UCI_Chess960 takes true or false");
+    SearchOptions *o = search_options();
+    long long v;
+    bool b;
+    if (!*lname) {
+        uci_print("info string error: setoption needs 'name <option> [value <x>]'");
+    } else if (!strcmp(lname, "hash")) {
+        long long max = max_hash_mb();
+        if (spin_value("Hash", value, 1, 33554432, &v)) {
+            if (v > max)
+                uci_print("info string error: Hash %lld MB is more than this machine can give "
+                          "(%lld MB); table kept at %zu MB", v, max, tt_size_mb());
+            else if (!tt_resize((size_t)v))
+                uci_print("info string error: cannot allocate %lld MB; table kept at %zu MB", v,
+                          tt_size_mb());
+        }
+    } else if (!strcmp(lname, "threads")) {
+        if (spin_value("Threads", value, 1, 256, &v) && !search_set_threads((int)v))
+            uci_print("info string error: could only start %d threads", o->threads);
+    } else if (!strcmp(lname, "multipv")) {
+        if (spin_value("MultiPV", value, 1, 256, &v))
+            o->multipv = (int)v;
+    } else if (!strcmp(lname, "move overhead")) {
+        if (spin_value("Move Overhead", value, 0, 5000, &v))
+            MoveOverhead = (int)v;
+    } else if (!strcmp(lname, "clear hash")) {
+        search_clear();
+    } else if (!strcmp(lname, "ponder") || !strcmp(lname, "uci_chess960")
+               || !strcmp(lname, "uci_showwdl")) {
+        if (!parse_bool(value, &b)) {
+            uci_print("info string error: option %s takes true or false, not '%s' (unchanged)", name,
+                      value);
             return;
         }
-        Chess960 = !strcmp(value, "true");
-        Root->chess960 = Chess960;
-    } else if (!strcmp(name, "threads")) {
-        long long v;
-        if (!parse_int(value, 1, 256, &v)) {
-            uci_print("info string error: Threads takes a number from 1 to 256");
-            return;
+        if (!strcmp(lname, "ponder"))
+            Ponder = b;
+        else if (!strcmp(lname, "uci_showwdl"))
+            o->show_wdl = b;
+        else {
+            Chess960 = b;
+            Root->chess960 = b;
         }
-        PerftThreads = (int)v;
     } else
         uci_print("info string error: unknown option '%s'", name);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The loop                                                                 */
+
+static void print_eval_line(const char *line) { uci_print("%s", line); }
+
+static void cmd_uci(void)
+{
+    uci_print("id name Rokade %s", ROKADE_VERSION);
+    uci_print("id author the Rokade developers");
+    uci_print("option name Hash type spin default 16 min 1 max 33554432");
+    uci_print("option name Threads type spin default 1 min 1 max 256");
+    uci_print("option name MultiPV type spin default 1 min 1 max 256");
+    uci_print("option name Ponder type check default false");
+    uci_print("option name Move Overhead type spin default 20 min 0 max 5000");
+    uci_print("option name Clear Hash type button");
+    uci_print("option name UCI_Chess960 type check default false");
+    uci_print("option name UCI_ShowWDL type check default false");
+    uci_print("uciok");
+}
+
+static void cmd_help(void)
+{
+    static const char *const Lines[] = {
+        "Rokade speaks UCI. Commands:",
+        "  uci | isready | ucinewgame | debug on|off | quit",
+        "  setoption name <name> [value <v>]   (options: see 'uci')",
+        "  position startpos|fen <fen> [moves <m1> <m2> ...]",
+        "  go [wtime btime winc binc movestogo depth nodes mate movetime infinite ponder",
+        "     searchmoves <moves>] | go perft <depth>",
+        "  stop | ponderhit",
+        "Extra commands:",
+        "  d                      show the board, FEN, key, game state and legal moves",
+        "  eval                   the static evaluation and its terms",
+        "  bench [depth]          fixed search of the bench positions (node signature)",
+        "  perft <depth> [fen]    perft divide of the current or given position",
+        "  perftsuite <file> [maxdepth] [chess960]   check an EPD perft suite",
+        "  help                   this text",
+        NULL};
+    for (int i = 0; Lines[i]; i++)
+        uci_print("%s", Lines[i]);
+}
+
+static void cmd_bench(Tok *t)
+{
+    char word[32];
+    long long d = 0;
+    if (tok_next(t, word, sizeof word) && !parse_int(word, 1, 64, &d)) {
+        uci_print("info string error: bench: '%s' is not a depth from 1 to 64", word);
+        return;
+    }
+    bench_run((int)d, print_line);
 }
 
 bool uci_command(const char *line)
@@ -325,16 +541,65 @@ bool uci_command(const char *line)
     char cmd[64];
     if (!tok_next(&t, cmd, sizeof cmd))
         return true;
-    if (!strcmp(cmd, "uci")) {
-        uci_print("id name Rokade %s", ROKADE_VERSION);
-        uci_print("id author the Rokade developers");
-        uci_print("option name Threads type spin default 1 min 1 max 256");
-        uci_print("option name UCI_Chess960 type check default false");
-        uci_print("uciok");
-    } else if (!strcmp(cmd, "isready"))
+
+    /* Answered at once, even while a search runs. */
+    if (!strcmp(cmd, "isready")) {
         uci_print("readyok");
-    else if (!strcmp(cmd, "ucinewgame"))
-        ;
+        return true;
+    }
+    if (!strcmp(cmd, "stop")) {
+        if (!search_running())
+            uci_print("info string error: stop: no search is running");
+        search_stop();
+        return true;
+    }
+    if (!strcmp(cmd, "ponderhit")) {
+        if (!search_is_unbounded())
+            uci_print("info string error: ponderhit: no ponder search is running");
+        search_ponderhit();
+        return true;
+    }
+    if (!strcmp(cmd, "quit")) {
+        search_stop();
+        search_wait();
+        return false;
+    }
+    if (!strcmp(cmd, "debug")) {
+        char w[16] = "";
+        tok_next(&t, w, sizeof w);
+        if (!strcmp(w, "on") || !strcmp(w, "off"))
+            Debug = !strcmp(w, "on");
+        else
+            uci_print("info string error: debug takes on or off");
+        return true;
+    }
+    if (!strcmp(cmd, "uci")) {
+        cmd_uci();
+        return true;
+    }
+    if (!strcmp(cmd, "register") || !strcmp(cmd, "help")) {
+        if (cmd[0] == 'h')
+            cmd_help();
+        return true;
+    }
+
+    static const char *const Known[] = {"ucinewgame", "position", "go", "setoption", "d", "eval",
+                                        "bench", "perft", "perftsuite", NULL};
+    bool known = false;
+    for (int i = 0; Known[i] && !known; i++)
+        known = !strcmp(cmd, Known[i]);
+    if (!known) {
+        uci_print("info string error: unknown command '%s' (try 'help')", cmd);
+        return true;
+    }
+    /* The rest waits for a finite search; an endless one must be stopped first. */
+    if (search_is_unbounded()) {
+        uci_print("info string error: '%s' ignored: a search is running (send stop first)", cmd);
+        return true;
+    }
+    search_wait();
+    if (!strcmp(cmd, "ucinewgame"))
+        search_clear();
     else if (!strcmp(cmd, "position"))
         cmd_position(&t);
     else if (!strcmp(cmd, "go"))
@@ -343,14 +608,14 @@ bool uci_command(const char *line)
         cmd_setoption(&t);
     else if (!strcmp(cmd, "d"))
         cmd_display();
+    else if (!strcmp(cmd, "eval"))
+        eval_trace(Root, print_eval_line);
+    else if (!strcmp(cmd, "bench"))
+        cmd_bench(&t);
     else if (!strcmp(cmd, "perft"))
         cmd_perft(&t);
     else if (!strcmp(cmd, "perftsuite"))
         cmd_perftsuite(&t);
-    else if (!strcmp(cmd, "quit"))
-        return false;
-    else
-        uci_print("info string error: unknown command '%s'", cmd);
     return true;
 }
 
@@ -363,6 +628,7 @@ void uci_init(void)
         exit(1);
     }
     pos_set_startpos(Root);
+    search_init(print_line);
 }
 
 void uci_loop(void)
@@ -373,14 +639,27 @@ void uci_loop(void)
     while ((n = getline(&line, &cap, stdin)) != -1) {
         while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
             line[--n] = '\0';
-        if (!uci_command(line))
-            break;
+        if (!uci_command(line)) {
+            free(line);
+            return;
+        }
     }
     free(line);
+    uci_finish();
+}
+
+void uci_finish(void)
+{
+    /* End of input: a finite search finishes and prints its bestmove; an
+     * endless one is stopped. */
+    if (search_is_unbounded())
+        search_stop();
+    search_wait();
 }
 
 void uci_shutdown(void)
 {
+    search_shutdown();
     free(Root);
     Root = NULL;
 }

@@ -14,6 +14,8 @@ void uci_init(void);
 bool uci_command(const char *line);
 /* Reads stdin until end of input or `quit`. */
 void uci_loop(void);
+/* Ends like end of input: waits for a finite search, stops an endless one. */
+void uci_finish(void);
 void uci_shutdown(void);
 
 #endif

@@ -1,0 +1,65 @@
+/* Bench: each position searched to a fixed depth with one thread and a 16 MB
+ * table, cleared between positions, so the node count is a signature of the
+ * search and evaluation. */
+#include "bench.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "../search/search.h"
+#include "../search/timeman.h"
+#include "../search/tt.h"
+#include "positions.h"
+
+uint64_t bench_run(int depth, void (*print)(const char *line))
+{
+    if (depth <= 0)
+        depth = BENCH_DEPTH;
+    size_t old_mb = tt_size_mb();
+    int old_threads = search_options()->threads;
+    int old_multipv = search_options()->multipv;
+    search_set_threads(1);
+    tt_resize(16);
+    search_options()->multipv = 1;
+
+    Position *pos = calloc(1, sizeof *pos);
+    if (!pos)
+        return 0;
+    uint64_t total = 0;
+    int64_t t0 = tm_now();
+    char line[256], err[200];
+    int n = (int)(sizeof BenchFens / sizeof BenchFens[0]);
+    for (int i = 0; i < n; i++) {
+        bool c960 = i >= n - 4;
+        if (!pos_set_fen(pos, BenchFens[i], c960, err, sizeof err)) {
+            snprintf(line, sizeof line, "info string error: bench position %d: %s", i + 1, err);
+            print(line);
+            continue;
+        }
+        search_clear();
+        move_t best;
+        int score;
+        uint64_t nodes = search_fixed_depth(pos, depth, &best, &score);
+        char mv[8];
+        move_to_uci(pos, best, mv);
+        snprintf(line, sizeof line, "info string bench %2d/%d: %10llu nodes  bestmove %s", i + 1, n,
+                 (unsigned long long)nodes, mv);
+        print(line);
+        total += nodes;
+    }
+    int64_t ms = tm_now() - t0;
+    free(pos);
+    snprintf(line, sizeof line, "Total time (ms) : %lld", (long long)ms);
+    print(line);
+    snprintf(line, sizeof line, "Nodes searched  : %llu", (unsigned long long)total);
+    print(line);
+    snprintf(line, sizeof line, "Nodes/second    : %llu",
+             (unsigned long long)(ms > 0 ? total * 1000 / (uint64_t)ms : total));
+    print(line);
+
+    search_clear();
+    tt_resize(old_mb);
+    search_set_threads(old_threads);
+    search_options()->multipv = old_multipv;
+    return total;
+}

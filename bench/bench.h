@@ -1,0 +1,14 @@
+/* The bench: a fixed search over the bench positions, for a node-count
+ * signature and a quick speed figure. */
+#ifndef ROKADE_BENCH_H
+#define ROKADE_BENCH_H
+
+#include <stdint.h>
+
+enum { BENCH_DEPTH = 12 };
+
+/* Runs the bench at `depth` (0 = BENCH_DEPTH), printing per-position lines and
+ * the totals through print; returns the node count. */
+uint64_t bench_run(int depth, void (*print)(const char *line));
+
+#endif

@@ -1,0 +1,29 @@
+/* The staged move picker: TT move, good captures (MVV-LVA plus capture
+ * history, split by SEE), killers and counter-move, quiets by history, bad
+ * captures. In quiescence only captures and queen promotions (or, in check,
+ * every evasion). Every move it returns is legal. */
+#ifndef ROKADE_MOVEPICK_H
+#define ROKADE_MOVEPICK_H
+
+#include "history.h"
+
+typedef struct {
+    const Position *pos;
+    const History *hist;
+    const ContHist *cont[2]; /* 1 and 2 plies back (may be NULL) */
+    move_t tt_move, killers[2], counter;
+    int stage;
+    bool qsearch, skip_quiets;
+    int see_threshold;
+    int cur, end, bad_end;
+    move_t moves[MAX_MOVES];
+    int scores[MAX_MOVES];
+    move_t bad[MAX_MOVES];
+} MovePicker;
+
+void mp_init(MovePicker *mp, const Position *pos, const History *hist, const ContHist *cont[2],
+             move_t tt_move, const move_t killers[2], move_t counter, bool qsearch);
+/* The next move, or MOVE_NONE when done. */
+move_t mp_next(MovePicker *mp);
+
+#endif

@@ -1,0 +1,1066 @@
+/* Iterative deepening, PVS alpha-beta and quiescence, and the thread pool that
+ * runs them (Lazy SMP: the threads share the TT; each has its own histories).
+ * Stop and time limits are polled; the search unwinds by returning. */
+#include "search.h"
+
+#include <math.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../eval/eval.h"
+#include "../movegen/movegen.h"
+#include "movepick.h"
+#include "score.h"
+#include "see.h"
+#include "tt.h"
+
+/* ------------------------------------------------------------------------ */
+/* Tunables                                                                 */
+
+static const int ASP_DELTA = 14;
+static const int RAZOR_MARGIN = 220;
+static const int RFP_DEPTH = 8, RFP_MARGIN = 75;
+static const int NMP_MIN_DEPTH = 3, NMP_BASE_REDUCTION = 4;
+static const int FUTILITY_DEPTH = 8, FUTILITY_BASE = 90, FUTILITY_MARGIN = 90;
+static const int SEE_QUIET_MARGIN = -55, SEE_NOISY_MARGIN = -22;
+static const int SE_MIN_DEPTH = 7;
+static const int QS_DELTA = 200;
+
+/* ------------------------------------------------------------------------ */
+/* Per-thread data                                                          */
+
+typedef struct {
+    ContHist *cont;      /* continuation-history slot of the move made at this ply */
+    move_t move, excluded, killers[2];
+    int static_eval;
+    int ply;
+    int pv_len;
+    move_t pv[MAX_PLY + 1];
+} Stack;
+
+typedef struct {
+    move_t move;
+    int score, prev_score, seldepth, pv_len;
+    move_t pv[MAX_PLY + 1];
+} RootMove;
+
+enum { STACK_OFFSET = 4 };
+
+typedef struct SearchThread {
+    int id;
+    pthread_t tid;
+    Position pos;
+    _Atomic uint64_t nodes;
+    int seldepth, root_depth, completed_depth, pv_idx, root_count;
+    RootMove root_moves[MAX_MOVES];
+    Stack stack[MAX_PLY + STACK_OFFSET + 4];
+    History hist;
+} SearchThread;
+
+/* ------------------------------------------------------------------------ */
+/* Shared state                                                             */
+
+static OutputFn Out;
+static SearchOptions Options = {1, false, 1, 20, false, 2800};
+static SearchThread **Threads;
+static int ThreadCount;
+static pthread_mutex_t Lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t Cond = PTHREAD_COND_INITIALIZER;
+static int StartGen, Busy;   /* guarded by Lock */
+static bool Active, Exiting; /* guarded by Lock */
+static atomic_bool Stop, Pondering;
+static SearchLimits Limits;
+static TimeLimits Time;
+static _Atomic int64_t StartTime;
+static int Reductions[64][64];
+static Position RootPos;
+static int MultiPV;
+static void out_line(const char *line);
+
+static inline void count_node(SearchThread *t)
+{
+    atomic_store_explicit(&t->nodes, atomic_load_explicit(&t->nodes, memory_order_relaxed) + 1,
+                          memory_order_relaxed);
+}
+
+static uint64_t total_nodes(void)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < ThreadCount; i++)
+        n += atomic_load_explicit(&Threads[i]->nodes, memory_order_relaxed);
+    return n;
+}
+
+static inline bool stopped(void) { return atomic_load_explicit(&Stop, memory_order_relaxed); }
+
+static int64_t elapsed(void) { return tm_now() - atomic_load(&StartTime); }
+
+/* The main thread polls the clock and the node limit. */
+static void check_limits(SearchThread *t)
+{
+    uint64_t n = atomic_load_explicit(&t->nodes, memory_order_relaxed);
+    if (Limits.nodes && (ThreadCount == 1 ? n : total_nodes()) >= Limits.nodes)
+        atomic_store(&Stop, true);
+    if ((n & 511) == 0 && Time.hard && !atomic_load_explicit(&Pondering, memory_order_relaxed)
+        && elapsed() >= Time.hard)
+        atomic_store(&Stop, true);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Draws                                                                    */
+
+static bool is_draw(const Position *pos, int ply)
+{
+    const StateInfo *st = pos_st(pos);
+    /* 50 moves, unless this very position is checkmate (Art. 9.3, 9.6.2). */
+    if (st->rule50 >= 100 && (!st->checkers || pos_has_legal_move(pos)))
+        return true;
+    int back = st->rule50 < st->plies_from_null ? st->rule50 : st->plies_from_null;
+    if (back > pos->hply)
+        back = pos->hply;
+    int reps = 0;
+    for (int i = 4; i <= back; i += 2)
+        if (pos->hist[pos->hply - i].key == st->key) {
+            if (i < ply || ++reps == 2)
+                return true;
+        }
+    return pos_is_dead(pos);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Helpers                                                                  */
+
+static void update_pv(Stack *ss, move_t m)
+{
+    ss->pv[0] = m;
+    memcpy(ss->pv + 1, (ss + 1)->pv, (size_t)(ss + 1)->pv_len * sizeof(move_t));
+    ss->pv_len = (ss + 1)->pv_len + 1;
+}
+
+static bool non_pawn_material(const Position *pos, int c)
+{
+    return (pos->by_color[c] & ~pos->by_type[PAWN] & ~pos->by_type[KING]) != 0;
+}
+
+static RootMove *find_root_move(SearchThread *t, move_t m)
+{
+    for (int i = t->pv_idx; i < t->root_count; i++)
+        if (t->root_moves[i].move == m)
+            return &t->root_moves[i];
+    return NULL;
+}
+
+static void update_quiet_stats(SearchThread *t, Stack *ss, move_t best, move_t *quiets, int nq,
+                               int depth)
+{
+    const Position *pos = &t->pos;
+    int us = pos->side, bonus = history_bonus(depth);
+    if (ss->killers[0] != best) {
+        ss->killers[1] = ss->killers[0];
+        ss->killers[0] = best;
+    }
+    if ((ss - 1)->move && (ss - 1)->move != MOVE_NULL) {
+        int pto = move_to((ss - 1)->move);
+        t->hist.counter[pos->board[pto]][pto] = best;
+    }
+    for (int i = 0; i < nq; i++) {
+        move_t m = quiets[i];
+        int b = m == best ? bonus : -bonus;
+        int pc = pos->board[move_from(m)], to = move_to(m);
+        history_update(&t->hist.butterfly[us][butterfly_index(m)], b);
+        for (int k = 1; k <= 2; k++)
+            if ((ss - k)->cont)
+                history_update(&(*(ss - k)->cont)[pc][to], b);
+    }
+}
+
+static void update_capture_stats(SearchThread *t, move_t m, int bonus)
+{
+    const Position *pos = &t->pos;
+    int to = move_to(m);
+    int victim = move_kind(m) == MOVE_EN_PASSANT ? PAWN : piece_type(pos->board[to]);
+    history_update(&t->hist.capture[pos->board[move_from(m)]][to][victim], bonus);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Quiescence                                                               */
+
+static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta)
+{
+    Position *pos = &t->pos;
+    const bool pv_node = beta - alpha > 1;
+    const bool in_check = pos_in_check(pos);
+
+    count_node(t);
+    if (t->id == 0)
+        check_limits(t);
+    ss->pv_len = 0;
+    if (ss->ply > t->seldepth)
+        t->seldepth = ss->ply;
+    if (stopped())
+        return 0;
+    if (is_draw(pos, ss->ply))
+        return SCORE_DRAW;
+    if (ss->ply >= MAX_PLY - 1)
+        return in_check ? SCORE_DRAW : eval_position(pos);
+
+    /* 1. Transposition table. */
+    TTData tte;
+    tt_probe(pos_key(pos), ss->ply, &tte);
+    if (!pv_node && tte.hit && tte.score != SCORE_NONE
+        && (tte.bound == BOUND_EXACT || (tte.bound == BOUND_LOWER && tte.score >= beta)
+            || (tte.bound == BOUND_UPPER && tte.score <= alpha)))
+        return tte.score;
+
+    /* 2. Stand pat. */
+    int best, static_eval = SCORE_NONE;
+    if (in_check)
+        best = -SCORE_INFINITE;
+    else {
+        static_eval = tte.hit && tte.eval != SCORE_NONE ? tte.eval : eval_position(pos);
+        best = static_eval;
+        if (tte.hit && tte.score != SCORE_NONE
+            && (tte.bound & (tte.score > best ? BOUND_LOWER : BOUND_UPPER)))
+            best = tte.score;
+        if (best >= beta) {
+            if (!tte.hit)
+                tt_store(pos_key(pos), ss->ply, MOVE_NONE, SCORE_NONE, static_eval, 0, BOUND_NONE,
+                         false);
+            return best;
+        }
+        if (best > alpha)
+            alpha = best;
+    }
+
+    /* 3. Captures and queen promotions, or every evasion when in check. */
+    MovePicker mp;
+    const ContHist *cont[2] = {(ss - 1)->cont, (ss - 2)->cont};
+    mp_init(&mp, pos, &t->hist, cont, tte.move, NULL, MOVE_NONE, true);
+    move_t m, best_move = MOVE_NONE;
+    int moves = 0;
+    while ((m = mp_next(&mp)) != MOVE_NONE) {
+        moves++;
+        if (!in_check && best > SCORE_MATED_IN_MAX) {
+            /* Delta pruning: even winning the piece cannot reach alpha. */
+            if (move_kind(m) != MOVE_PROMOTION && !pos_is_capture(pos, m))
+                continue;
+            int gain = move_kind(m) == MOVE_EN_PASSANT ? PieceValue[PAWN]
+                                                        : PieceValue[piece_type(pos->board[move_to(m)])];
+            if (move_kind(m) != MOVE_PROMOTION && static_eval + gain + QS_DELTA <= alpha
+                && !see_ge(pos, m, 1)) {
+                if (static_eval + gain + QS_DELTA > best)
+                    best = static_eval + gain + QS_DELTA;
+                continue;
+            }
+            if (!see_ge(pos, m, 0))
+                continue;
+        }
+        ss->move = m;
+        ss->cont = &t->hist.continuation[pos->board[move_from(m)]][move_to(m)];
+        tt_prefetch(pos_key(pos));
+        pos_make_move(pos, m);
+        int score = -qsearch(t, ss + 1, -beta, -alpha);
+        pos_unmake_move(pos, m);
+        if (stopped())
+            return 0;
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                best_move = m;
+                if (pv_node)
+                    update_pv(ss, m);
+                if (score >= beta)
+                    break;
+                alpha = score;
+            }
+        }
+    }
+    if (in_check && moves == 0)
+        return mated_in(ss->ply);
+
+    tt_store(pos_key(pos), ss->ply, best_move, best, static_eval, 0,
+             best >= beta ? BOUND_LOWER : BOUND_UPPER, false);
+    return best;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Alpha-beta                                                               */
+
+static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bool cut_node)
+{
+    Position *pos = &t->pos;
+    const bool pv_node = beta - alpha > 1;
+    const bool root = ss->ply == 0;
+
+    if (depth <= 0)
+        return qsearch(t, ss, alpha, beta);
+
+    count_node(t);
+    if (t->id == 0)
+        check_limits(t);
+    ss->pv_len = 0;
+    if (ss->ply > t->seldepth)
+        t->seldepth = ss->ply;
+    const bool in_check = pos_in_check(pos);
+
+    /* 1. Stop, draws, maximum ply, mate distance. */
+    if (!root) {
+        if (stopped())
+            return 0;
+        if (is_draw(pos, ss->ply))
+            return SCORE_DRAW;
+        if (ss->ply >= MAX_PLY - 1)
+            return in_check ? SCORE_DRAW : eval_position(pos);
+        int a = alpha > mated_in(ss->ply) ? alpha : mated_in(ss->ply);
+        int b = beta < mate_in(ss->ply + 1) ? beta : mate_in(ss->ply + 1);
+        if (a >= b)
+            return a;
+    }
+
+    /* 2. Transposition table (not while a move is excluded). */
+    const move_t excluded = ss->excluded;
+    TTData tte = {false, MOVE_NONE, SCORE_NONE, SCORE_NONE, -1, BOUND_NONE};
+    if (!excluded)
+        tt_probe(pos_key(pos), ss->ply, &tte);
+    move_t tt_move = root ? t->root_moves[t->pv_idx].move : tte.move;
+    if (!pv_node && !excluded && tte.hit && tte.depth >= depth && tte.score != SCORE_NONE
+        && (tte.bound == BOUND_EXACT || (tte.bound == BOUND_LOWER && tte.score >= beta)
+            || (tte.bound == BOUND_UPPER && tte.score <= alpha))
+        && pos_rule50(pos) < 90)
+        return tte.score;
+
+    /* 3. Static evaluation and the improving flag. */
+    int eval;
+    bool improving = false;
+    if (in_check) {
+        ss->static_eval = eval = SCORE_NONE;
+    } else if (excluded) {
+        eval = ss->static_eval;
+    } else {
+        ss->static_eval = eval = tte.hit && tte.eval != SCORE_NONE ? tte.eval : eval_position(pos);
+        if (!tte.hit)
+            tt_store(pos_key(pos), ss->ply, MOVE_NONE, SCORE_NONE, eval, -1, BOUND_NONE, false);
+        if (tte.hit && tte.score != SCORE_NONE
+            && (tte.bound & (tte.score > eval ? BOUND_LOWER : BOUND_UPPER)))
+            eval = tte.score;
+    }
+    if (!in_check) {
+        if ((ss - 2)->static_eval != SCORE_NONE)
+            improving = ss->static_eval > (ss - 2)->static_eval;
+        else if ((ss - 4)->static_eval != SCORE_NONE)
+            improving = ss->static_eval > (ss - 4)->static_eval;
+        else
+            improving = true;
+    }
+    (ss + 1)->killers[0] = (ss + 1)->killers[1] = MOVE_NONE;
+
+    if (!pv_node && !in_check && !excluded) {
+        /* 4. Razoring: far below alpha, see whether captures can save it. */
+        if (depth <= 3 && eval + RAZOR_MARGIN * depth < alpha) {
+            int v = qsearch(t, ss, alpha - 1, alpha);
+            if (v < alpha && !is_mate_score(v))
+                return v;
+        }
+        /* 5. Reverse futility pruning. */
+        if (depth <= RFP_DEPTH && eval - RFP_MARGIN * (depth - improving) >= beta
+            && eval < SCORE_MATE_IN_MAX)
+            return (eval + beta) / 2;
+
+        /* 6. Null move, with a zugzwang guard and verification when deep. */
+        if (depth >= NMP_MIN_DEPTH && eval >= beta && ss->static_eval >= beta
+            && (ss - 1)->move != MOVE_NULL && non_pawn_material(pos, pos->side)
+            && beta > SCORE_MATED_IN_MAX) {
+            int r = NMP_BASE_REDUCTION + depth / 4 + ((eval - beta) / 200 < 3 ? (eval - beta) / 200 : 3);
+            ss->move = MOVE_NULL;
+            ss->cont = NULL;
+            pos_make_null(pos);
+            int v = -search(t, ss + 1, -beta, -beta + 1, depth - r, !cut_node);
+            pos_unmake_null(pos);
+            if (stopped())
+                return 0;
+            if (v >= beta) {
+                if (v >= SCORE_MATE_IN_MAX)
+                    v = beta;
+                if (depth < 12)
+                    return v;
+                ss->excluded = MOVE_NONE;
+                (ss + 1)->move = MOVE_NONE;
+                int w = search(t, ss, beta - 1, beta, depth - r, false);
+                if (w >= beta)
+                    return v;
+            }
+        }
+    }
+
+    /* 7. Internal iterative reduction without a TT move. */
+    if ((pv_node || cut_node) && depth >= 4 && !tt_move)
+        depth--;
+
+    /* 8. The move loop. */
+    MovePicker mp;
+    const ContHist *cont[2] = {(ss - 1)->cont, (ss - 2)->cont};
+    move_t counter = MOVE_NONE;
+    if ((ss - 1)->move && (ss - 1)->move != MOVE_NULL) {
+        int pto = move_to((ss - 1)->move);
+        counter = t->hist.counter[pos->board[pto]][pto];
+    }
+    mp_init(&mp, pos, &t->hist, cont, tt_move, ss->killers, counter, false);
+
+    move_t quiets[64], captures[32];
+    int nq = 0, nc = 0, move_count = 0;
+    int best = -SCORE_INFINITE;
+    move_t best_move = MOVE_NONE, m;
+    const int old_alpha = alpha;
+
+    while ((m = mp_next(&mp)) != MOVE_NONE) {
+        if (m == excluded)
+            continue;
+        if (root && !find_root_move(t, m))
+            continue;
+        move_count++;
+        const bool capture = pos_is_capture(pos, m);
+        const bool quiet = !capture && move_kind(m) != MOVE_PROMOTION;
+        const int pc = pos->board[move_from(m)];
+        int hist_score = quiet ? t->hist.butterfly[pos->side][butterfly_index(m)]
+                                   + (cont[0] ? cont[0][0][pc][move_to(m)] : 0)
+                               : 0;
+
+        /* 9. Pruning of late and losing moves, never of the last non-losing one. */
+        if (!root && best > SCORE_MATED_IN_MAX && non_pawn_material(pos, pos->side)) {
+            if (quiet) {
+                int lmp = (3 + depth * depth) / (2 - improving);
+                if (move_count > lmp) {
+                    mp.skip_quiets = true;
+                    continue;
+                }
+                if (!in_check && depth <= FUTILITY_DEPTH
+                    && ss->static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha) {
+                    mp.skip_quiets = true;
+                    continue;
+                }
+                if (!see_ge(pos, m, SEE_QUIET_MARGIN * depth))
+                    continue;
+            } else if (depth <= 8 && !see_ge(pos, m, SEE_NOISY_MARGIN * depth * depth))
+                continue;
+        }
+
+        /* 10. Extensions: singular (with multi-cut), check. */
+        int ext = 0;
+        if (!root && depth >= SE_MIN_DEPTH && m == tt_move && !excluded && tte.depth >= depth - 3
+            && (tte.bound & BOUND_LOWER) && tte.score != SCORE_NONE && !is_mate_score(tte.score)
+            && ss->ply < 2 * t->root_depth) {
+            int sbeta = tte.score - 2 * depth;
+            ss->excluded = m;
+            int v = search(t, ss, sbeta - 1, sbeta, (depth - 1) / 2, cut_node);
+            ss->excluded = MOVE_NONE;
+            if (stopped())
+                return 0;
+            if (v < sbeta)
+                ext = (!pv_node && v < sbeta - 20) ? 2 : 1;
+            else if (sbeta >= beta)
+                return sbeta;
+            else if (tte.score >= beta)
+                ext = -1;
+        }
+
+        ss->move = m;
+        ss->cont = &t->hist.continuation[pc][move_to(m)];
+        tt_prefetch(pos_key(pos));
+        uint64_t nodes_before = atomic_load_explicit(&t->nodes, memory_order_relaxed);
+        pos_make_move(pos, m);
+        const bool gives_check = pos_in_check(pos);
+        if (!ext && gives_check && ss->ply < 2 * t->root_depth)
+            ext = 1;
+        if (quiet && nq < 64)
+            quiets[nq++] = m;
+        else if (capture && nc < 32)
+            captures[nc++] = m;
+        int new_depth = depth - 1 + ext;
+        int score;
+
+        /* 11. Late-move reductions, then the PVS re-searches. */
+        if (depth >= 3 && move_count > 1 + root && (quiet || !pv_node)) {
+            int r = Reductions[depth < 63 ? depth : 63][move_count < 63 ? move_count : 63];
+            r += !pv_node;
+            r += cut_node;
+            r -= improving;
+            r -= gives_check;
+            r -= m == ss->killers[0] || m == ss->killers[1] || m == counter;
+            if (quiet)
+                r -= hist_score / 8192;
+            else
+                r -= 1;
+            int d = new_depth - (r > 0 ? r : 0);
+            if (d < 1)
+                d = 1;
+            if (d > new_depth)
+                d = new_depth;
+            score = -search(t, ss + 1, -alpha - 1, -alpha, d, true);
+            if (score > alpha && d < new_depth)
+                score = -search(t, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node);
+        } else if (!pv_node || move_count > 1)
+            score = -search(t, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node);
+        else
+            score = alpha + 1; /* forces the full-window search below */
+        if (pv_node && (move_count == 1 || (score > alpha && (root || score < beta))))
+            score = -search(t, ss + 1, -beta, -alpha, new_depth, false);
+        pos_unmake_move(pos, m);
+
+        if (stopped())
+            return 0;
+        (void)nodes_before;
+
+        if (root) {
+            RootMove *rm = find_root_move(t, m);
+            if (move_count == 1 || score > alpha) {
+                rm->score = score;
+                rm->seldepth = t->seldepth;
+                rm->pv[0] = m;
+                memcpy(rm->pv + 1, (ss + 1)->pv, (size_t)(ss + 1)->pv_len * sizeof(move_t));
+                rm->pv_len = (ss + 1)->pv_len + 1;
+            } else
+                rm->score = -SCORE_INFINITE;
+        }
+
+        if (score > best) {
+            best = score;
+            if (score > alpha) {
+                best_move = m;
+                if (pv_node)
+                    update_pv(ss, m);
+                if (score >= beta) {
+                    /* 12. A cutoff: reward the move, punish those tried before. */
+                    if (quiet)
+                        update_quiet_stats(t, ss, m, quiets, nq, depth);
+                    else
+                        update_capture_stats(t, m, history_bonus(depth));
+                    for (int i = 0; i < nc; i++)
+                        if (captures[i] != m)
+                            update_capture_stats(t, captures[i], -history_bonus(depth));
+                    break;
+                }
+                alpha = score;
+            }
+        }
+    }
+
+    if (move_count == 0)
+        return excluded ? alpha : in_check ? mated_in(ss->ply) : SCORE_DRAW;
+
+    if (!excluded && !(root && t->pv_idx > 0))
+        tt_store(pos_key(pos), ss->ply, best_move, best, ss->static_eval, depth,
+                 best >= beta ? BOUND_LOWER : (pv_node && best > old_alpha) ? BOUND_EXACT : BOUND_UPPER,
+                 pv_node);
+    return best;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Iterative deepening                                                      */
+
+static void sort_root_moves(RootMove *rm, int from, int to)
+{
+    /* Stable insertion sort by score, best first. */
+    for (int i = from + 1; i < to; i++) {
+        RootMove tmp = rm[i];
+        int j = i - 1;
+        while (j >= from && rm[j].score < tmp.score) {
+            rm[j + 1] = rm[j];
+            j--;
+        }
+        rm[j + 1] = tmp;
+    }
+}
+
+static void format_score(int score, char *buf, size_t len)
+{
+    if (score >= SCORE_MATE_IN_MAX)
+        snprintf(buf, len, "mate %d", (SCORE_MATE - score + 1) / 2);
+    else if (score <= SCORE_MATED_IN_MAX)
+        snprintf(buf, len, "mate -%d", (SCORE_MATE + score) / 2);
+    else
+        snprintf(buf, len, "cp %d", score);
+}
+
+static void format_wdl(int score, const Position *pos, char *buf, size_t len)
+{
+    /* A logistic model of the score: +-150 cp is about an even chance of a
+     * decisive result, flatter as material comes off. */
+    (void)pos;
+    double s = score > 2000 ? 2000 : score < -2000 ? -2000 : score;
+    int w = (int)(1000.0 / (1.0 + exp((150.0 - s) / 65.0)) + 0.5);
+    int l = (int)(1000.0 / (1.0 + exp((150.0 + s) / 65.0)) + 0.5);
+    if (score >= SCORE_MATE_IN_MAX)
+        w = 1000, l = 0;
+    if (score <= SCORE_MATED_IN_MAX)
+        w = 0, l = 1000;
+    snprintf(buf, len, " wdl %d %d %d", w, 1000 - w - l, l);
+}
+
+static void report(SearchThread *t, int depth, int alpha, int beta)
+{
+    int64_t ms = elapsed();
+    uint64_t nodes = total_nodes();
+    int lines = MultiPV < t->root_count ? MultiPV : t->root_count;
+    char *buf = malloc(16 * (MAX_PLY + 2) + 256);
+    if (!buf)
+        return;
+    for (int i = 0; i < lines; i++) {
+        const RootMove *rm = &t->root_moves[i];
+        bool updated = rm->score != -SCORE_INFINITE;
+        if (!updated && depth == 1)
+            continue;
+        int d = updated ? depth : depth - 1;
+        int score = updated ? rm->score : rm->prev_score;
+        char sc[32], wdl[48] = "";
+        format_score(score, sc, sizeof sc);
+        if (Options.show_wdl)
+            format_wdl(score, &t->pos, wdl, sizeof wdl);
+        const char *bound = i == t->pv_idx && score >= beta   ? " lowerbound"
+                            : i == t->pv_idx && score <= alpha ? " upperbound"
+                                                               : "";
+        int n = snprintf(buf, 256,
+                         "info depth %d seldepth %d multipv %d score %s%s%s nodes %llu nps %llu "
+                         "hashfull %d time %lld pv",
+                         d, rm->seldepth > d ? rm->seldepth : d, i + 1, sc, bound, wdl,
+                         (unsigned long long)nodes,
+                         (unsigned long long)(ms > 0 ? nodes * 1000 / (uint64_t)ms : nodes),
+                         tt_hashfull(), (long long)ms);
+        /* Print the moves by playing them on a copy of the root. */
+        Position *p = &t->pos;
+        int played = 0;
+        for (int k = 0; k < rm->pv_len; k++) {
+            move_t m = rm->pv[k];
+            if (!pos_is_pseudo_legal(p, m) || !pos_is_legal(p, m))
+                break;
+            char mv[8];
+            move_to_uci(p, m, mv);
+            n += snprintf(buf + n, 16, " %s", mv);
+            pos_make_move(p, m);
+            played++;
+        }
+        while (played--)
+            pos_unmake_move(p, rm->pv[played]);
+        out_line(buf);
+    }
+    free(buf);
+}
+
+static void iterative_deepening(SearchThread *t)
+{
+    Stack *ss = t->stack + STACK_OFFSET;
+    memset(t->stack, 0, sizeof t->stack);
+    for (int i = 0; i < MAX_PLY + STACK_OFFSET + 4; i++) {
+        t->stack[i].ply = i - STACK_OFFSET;
+        t->stack[i].static_eval = SCORE_NONE;
+    }
+    const bool main_thread = t->id == 0;
+    int max_depth = Limits.depth > 0 ? Limits.depth : MAX_PLY - 2;
+    int prev_best_score = 0, stability = 0;
+    move_t prev_best = MOVE_NONE;
+
+    for (int depth = 1; depth <= max_depth; depth++) {
+        /* Helpers start one ply deeper every other thread. */
+        if (!main_thread && depth == 1 && (t->id & 1) && max_depth > 1)
+            continue;
+        t->root_depth = depth;
+        for (int i = 0; i < t->root_count; i++)
+            t->root_moves[i].prev_score = t->root_moves[i].score;
+        int lines = MultiPV < t->root_count ? MultiPV : t->root_count;
+
+        for (t->pv_idx = 0; t->pv_idx < lines; t->pv_idx++) {
+            t->seldepth = 0;
+            int prev = t->root_moves[t->pv_idx].prev_score;
+            int delta = ASP_DELTA + abs(prev) / 64;
+            int alpha = -SCORE_INFINITE, beta = SCORE_INFINITE;
+            if (depth >= 4 && prev != -SCORE_INFINITE) {
+                alpha = prev - delta > -SCORE_INFINITE ? prev - delta : -SCORE_INFINITE;
+                beta = prev + delta < SCORE_INFINITE ? prev + delta : SCORE_INFINITE;
+            }
+            for (;;) {
+                int score = search(t, ss, alpha, beta, depth, false);
+                sort_root_moves(t->root_moves, t->pv_idx, t->root_count);
+                if (stopped())
+                    break;
+                if (main_thread && (score <= alpha || score >= beta) && elapsed() > 2000)
+                    report(t, depth, alpha, beta);
+                if (score <= alpha) {
+                    beta = (alpha + beta) / 2;
+                    alpha = score - delta > -SCORE_INFINITE ? score - delta : -SCORE_INFINITE;
+                } else if (score >= beta) {
+                    beta = score + delta < SCORE_INFINITE ? score + delta : SCORE_INFINITE;
+                } else
+                    break;
+                delta += delta / 2;
+            }
+            sort_root_moves(t->root_moves, 0, t->pv_idx + 1);
+            if (stopped())
+                break;
+        }
+        if (stopped())
+            break;
+        t->completed_depth = depth;
+        if (!main_thread)
+            continue;
+        report(t, depth, -SCORE_INFINITE, SCORE_INFINITE);
+
+        /* Limits checked between iterations: mate found, soft time. */
+        int best_score = t->root_moves[0].score;
+        if (Limits.mate && best_score >= mate_in(2 * Limits.mate - 1) && !Limits.infinite)
+            break;
+        move_t best = t->root_moves[0].move;
+        stability = best == prev_best ? (stability < 6 ? stability + 1 : 6) : 0;
+        prev_best = best;
+        if (Time.soft && !atomic_load(&Pondering)) {
+            /* A stable best move needs less time; a falling score needs more. */
+            double scale = 1.3 - 0.1 * stability;
+            if (depth > 1 && best_score < prev_best_score - 20)
+                scale *= 1.4;
+            if (t->root_count == 1)
+                scale = 0.2;
+            if ((double)elapsed() > (double)Time.soft * scale)
+                break;
+        }
+        prev_best_score = best_score;
+    }
+    if (main_thread)
+        atomic_store(&Stop, true);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Results                                                                  */
+
+static SearchThread *pick_best_thread(void)
+{
+    SearchThread *best = Threads[0];
+    if (ThreadCount == 1 || MultiPV > 1)
+        return best;
+    /* Vote: each thread backs its move by depth and by how good its score is. */
+    int min_score = SCORE_INFINITE;
+    for (int i = 0; i < ThreadCount; i++)
+        if (Threads[i]->completed_depth > 0 && Threads[i]->root_moves[0].score < min_score)
+            min_score = Threads[i]->root_moves[0].score;
+    int64_t votes[MAX_MOVES] = {0};
+    for (int i = 0; i < ThreadCount; i++) {
+        SearchThread *t = Threads[i];
+        if (!t->completed_depth)
+            continue;
+        for (int k = 0; k < t->root_count; k++)
+            if (Threads[0]->root_moves[k].move == t->root_moves[0].move)
+                votes[k] += (int64_t)(t->root_moves[0].score - min_score + 14) * t->completed_depth;
+    }
+    int64_t best_votes = -1;
+    for (int i = 0; i < ThreadCount; i++) {
+        SearchThread *t = Threads[i];
+        if (!t->completed_depth)
+            continue;
+        int k;
+        for (k = 0; k < Threads[0]->root_count; k++)
+            if (Threads[0]->root_moves[k].move == t->root_moves[0].move)
+                break;
+        if (k == Threads[0]->root_count)
+            continue;
+        bool mate_better = t->root_moves[0].score >= SCORE_MATE_IN_MAX
+                           && t->root_moves[0].score > best->root_moves[0].score;
+        if (votes[k] > best_votes || mate_better) {
+            best_votes = votes[k];
+            best = t;
+        }
+    }
+    return best;
+}
+
+static void print_bestmove(void)
+{
+    SearchThread *t = pick_best_thread();
+    char line[64], mv[8], pm[8];
+    if (t->root_count == 0) {
+        out_line(pos_in_check(&RootPos) ? "info depth 0 score mate 0" : "info depth 0 score cp 0");
+        out_line("bestmove (none)");
+        return;
+    }
+    if (t != Threads[0])
+        report(t, t->completed_depth, -SCORE_INFINITE, SCORE_INFINITE);
+    const RootMove *rm = &t->root_moves[0];
+    move_to_uci(&RootPos, rm->move, mv);
+    move_t ponder = rm->pv_len >= 2 ? rm->pv[1] : MOVE_NONE;
+    Position *p = &t->pos;
+    pos_make_move(p, rm->move);
+    if (!ponder) {
+        TTData tte;
+        if (tt_probe(pos_key(p), 1, &tte))
+            ponder = tte.move;
+    }
+    if (ponder && (!pos_is_pseudo_legal(p, ponder) || !pos_is_legal(p, ponder)))
+        ponder = MOVE_NONE;
+    if (ponder) {
+        move_to_uci(p, ponder, pm);
+        snprintf(line, sizeof line, "bestmove %s ponder %s", mv, pm);
+    } else
+        snprintf(line, sizeof line, "bestmove %s", mv);
+    pos_unmake_move(p, rm->move);
+    out_line(line);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The pool                                                                 */
+
+static bool UserStopped; /* guarded by Lock: `stop` was received */
+static bool Quiet;       /* bench: print nothing */
+
+static void out_line(const char *line)
+{
+    if (!Quiet)
+        Out(line);
+}
+
+static void *thread_main(void *arg)
+{
+    SearchThread *t = arg;
+    int seen = 0;
+    pthread_mutex_lock(&Lock);
+    for (;;) {
+        while (StartGen == seen && !Exiting)
+            pthread_cond_wait(&Cond, &Lock);
+        if (Exiting)
+            break;
+        seen = StartGen;
+        pthread_mutex_unlock(&Lock);
+
+        if (t->root_count > 0)
+            iterative_deepening(t);
+
+        pthread_mutex_lock(&Lock);
+        if (t->id != 0) {
+            Busy--;
+            pthread_cond_broadcast(&Cond);
+            continue;
+        }
+        /* The main thread: in ponder or infinite mode bestmove waits for
+         * `stop` or `ponderhit`; then the helpers stop and the result is
+         * printed. */
+        while (!UserStopped && !Exiting && (atomic_load(&Pondering) || Limits.infinite))
+            pthread_cond_wait(&Cond, &Lock);
+        atomic_store(&Stop, true);
+        while (Busy > 1)
+            pthread_cond_wait(&Cond, &Lock);
+        pthread_mutex_unlock(&Lock);
+        print_bestmove();
+        pthread_mutex_lock(&Lock);
+        Busy = 0;
+        Active = false;
+        pthread_cond_broadcast(&Cond);
+    }
+    pthread_mutex_unlock(&Lock);
+    return NULL;
+}
+
+static void init_reductions(void)
+{
+    for (int d = 1; d < 64; d++)
+        for (int m = 1; m < 64; m++)
+            Reductions[d][m] = (int)(0.75 + log(d) * log(m) / 2.25);
+}
+
+static void destroy_threads(void)
+{
+    pthread_mutex_lock(&Lock);
+    Exiting = true;
+    pthread_cond_broadcast(&Cond);
+    pthread_mutex_unlock(&Lock);
+    for (int i = 0; i < ThreadCount; i++) {
+        pthread_join(Threads[i]->tid, NULL);
+        free(Threads[i]);
+    }
+    free(Threads);
+    Threads = NULL;
+    ThreadCount = 0;
+    Exiting = false;
+}
+
+static bool create_threads(int n)
+{
+    Threads = calloc((size_t)n, sizeof *Threads);
+    if (!Threads)
+        return false;
+    for (int i = 0; i < n; i++) {
+        SearchThread *t = NULL;
+        if (posix_memalign((void **)&t, 64, sizeof *t) != 0 || !t)
+            return false;
+        memset(t, 0, sizeof *t);
+        t->id = i;
+        if (pthread_create(&t->tid, NULL, thread_main, t) != 0) {
+            free(t);
+            return false;
+        }
+        Threads[ThreadCount++] = t;
+    }
+    return true;
+}
+
+void search_init(OutputFn out)
+{
+    Out = out;
+    init_reductions();
+    if (!tt_resize(16)) {
+        fprintf(stderr, "rokade: cannot allocate the hash table\n");
+        exit(1);
+    }
+    if (!create_threads(1)) {
+        fprintf(stderr, "rokade: cannot start the search thread\n");
+        exit(1);
+    }
+}
+
+void search_shutdown(void)
+{
+    search_stop();
+    search_wait();
+    destroy_threads();
+    tt_free();
+}
+
+bool search_set_threads(int n)
+{
+    search_wait();
+    destroy_threads();
+    if (create_threads(n)) {
+        Options.threads = n;
+        return true;
+    }
+    /* Keep what could be started (at least the main thread). */
+    if (ThreadCount == 0) {
+        free(Threads);
+        Threads = NULL;
+        if (!create_threads(1)) {
+            fprintf(stderr, "rokade: cannot start the search thread\n");
+            exit(1);
+        }
+    }
+    Options.threads = ThreadCount;
+    return false;
+}
+
+SearchOptions *search_options(void) { return &Options; }
+
+void search_start(const Position *root, const SearchLimits *limits)
+{
+    search_wait();
+    pthread_mutex_lock(&Lock);
+    Limits = *limits;
+    memcpy(&RootPos, root, sizeof RootPos);
+    MultiPV = Options.multipv < 1 ? 1 : Options.multipv;
+    Time = tm_allocate(&Limits.clock, root->side);
+
+    MoveList list;
+    gen_legal(root, &list);
+    RootMove rms[MAX_MOVES];
+    int count = 0;
+    for (int i = 0; i < list.count; i++) {
+        bool wanted = Limits.searchmoves_count == 0;
+        for (int k = 0; k < Limits.searchmoves_count && !wanted; k++)
+            wanted = Limits.searchmoves[k] == list.moves[i];
+        if (!wanted)
+            continue;
+        memset(&rms[count], 0, sizeof rms[count]);
+        rms[count].move = list.moves[i];
+        rms[count].score = rms[count].prev_score = -SCORE_INFINITE;
+        rms[count].pv[0] = list.moves[i];
+        rms[count].pv_len = 1;
+        count++;
+    }
+    for (int i = 0; i < ThreadCount; i++) {
+        SearchThread *t = Threads[i];
+        memcpy(&t->pos, root, sizeof t->pos);
+        atomic_store(&t->nodes, 0);
+        t->completed_depth = t->root_depth = t->seldepth = t->pv_idx = 0;
+        t->root_count = count;
+        memcpy(t->root_moves, rms, (size_t)count * sizeof *rms);
+    }
+    atomic_store(&Stop, false);
+    atomic_store(&Pondering, Limits.ponder);
+    UserStopped = false;
+    atomic_store(&StartTime, tm_now());
+    tt_new_search();
+    Busy = ThreadCount;
+    Active = true;
+    StartGen++;
+    pthread_cond_broadcast(&Cond);
+    pthread_mutex_unlock(&Lock);
+}
+
+void search_stop(void)
+{
+    pthread_mutex_lock(&Lock);
+    if (Active) {
+        UserStopped = true;
+        atomic_store(&Stop, true);
+        pthread_cond_broadcast(&Cond);
+    }
+    pthread_mutex_unlock(&Lock);
+}
+
+void search_ponderhit(void)
+{
+    pthread_mutex_lock(&Lock);
+    if (Active && atomic_load(&Pondering)) {
+        /* Our clock runs from now: the time limits start here. */
+        atomic_store(&StartTime, tm_now());
+        atomic_store(&Pondering, false);
+        pthread_cond_broadcast(&Cond);
+    }
+    pthread_mutex_unlock(&Lock);
+}
+
+void search_wait(void)
+{
+    pthread_mutex_lock(&Lock);
+    while (Active)
+        pthread_cond_wait(&Cond, &Lock);
+    pthread_mutex_unlock(&Lock);
+}
+
+bool search_running(void)
+{
+    pthread_mutex_lock(&Lock);
+    bool a = Active;
+    pthread_mutex_unlock(&Lock);
+    return a;
+}
+
+bool search_is_unbounded(void)
+{
+    pthread_mutex_lock(&Lock);
+    bool u = Active && (Limits.infinite || atomic_load(&Pondering));
+    pthread_mutex_unlock(&Lock);
+    return u;
+}
+
+void search_clear(void)
+{
+    search_wait();
+    for (int i = 0; i < ThreadCount; i++)
+        memset(&Threads[i]->hist, 0, sizeof Threads[i]->hist);
+    tt_clear(ThreadCount);
+}
+
+uint64_t search_fixed_depth(const Position *root, int depth, move_t *best, int *score)
+{
+    SearchLimits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.depth = depth;
+    lim.clock.time[0] = lim.clock.time[1] = -1;
+    lim.clock.inc[0] = lim.clock.inc[1] = -1;
+    Quiet = true;
+    search_start(root, &lim);
+    search_wait();
+    Quiet = false;
+    SearchThread *t = Threads[0];
+    if (best)
+        *best = t->root_count ? t->root_moves[0].move : MOVE_NONE;
+    if (score)
+        *score = t->root_count ? t->root_moves[0].score : 0;
+    return total_nodes();
+}

@@ -1,0 +1,54 @@
+/* The search: iterative deepening with aspiration windows, PVS alpha-beta,
+ * quiescence, on a pool of threads (Lazy SMP). search_start returns at once;
+ * the result is printed through the output callback as UCI `info` and
+ * `bestmove` lines. */
+#ifndef ROKADE_SEARCH_H
+#define ROKADE_SEARCH_H
+
+#include "../movegen/position.h"
+#include "timeman.h"
+
+typedef struct {
+    int depth;          /* 0 = none */
+    uint64_t nodes;     /* 0 = none */
+    int mate;           /* mate in N moves; 0 = none */
+    bool infinite, ponder;
+    ClockInfo clock;
+    move_t searchmoves[MAX_MOVES];
+    int searchmoves_count;
+} SearchLimits;
+
+typedef struct {
+    int multipv;       /* 1..256 */
+    bool show_wdl;
+    int threads;
+    /* Play levels: 20 = full strength. */
+    int skill_level;
+    bool limit_strength;
+    int elo;
+} SearchOptions;
+
+typedef void (*OutputFn)(const char *line);
+
+/* Creates the pool with one thread and the TT; call once. */
+void search_init(OutputFn out);
+void search_shutdown(void);
+/* Changes the thread count (waits for a running search). False on failure. */
+bool search_set_threads(int n);
+SearchOptions *search_options(void);
+
+void search_start(const Position *root, const SearchLimits *limits);
+void search_stop(void);
+void search_ponderhit(void);
+/* Blocks until the current search (if any) has printed its bestmove. */
+void search_wait(void);
+bool search_running(void);
+/* True while a search runs that only ends by `stop` (infinite, or ponder). */
+bool search_is_unbounded(void);
+void search_clear(void); /* ucinewgame: histories and TT */
+
+/* Searches synchronously to a fixed depth with one thread and returns the node
+ * count (bench); prints nothing. best/score receive the result. */
+uint64_t search_fixed_depth(const Position *root, int depth, move_t *best, int *score);
+
+#endif

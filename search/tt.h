@@ -1,0 +1,52 @@
+/* The transposition table: 32-byte buckets of three 10-byte entries, shared by
+ * all search threads without locks (a move read from it is validated before
+ * use). Mate scores are stored relative to the node. */
+#ifndef ROKADE_TT_H
+#define ROKADE_TT_H
+
+#include <stddef.h>
+
+#include "../movegen/move.h"
+
+enum { BOUND_NONE, BOUND_UPPER, BOUND_LOWER, BOUND_EXACT };
+
+typedef struct {
+    uint16_t key16;
+    uint16_t move;
+    int16_t score;
+    int16_t eval;
+    uint8_t depth;    /* depth + 1; 0 = empty */
+    uint8_t gen_bound; /* generation << 2 | bound */
+} TTEntry;
+
+typedef struct {
+    TTEntry entries[3];
+    uint16_t pad;
+} TTBucket;
+
+_Static_assert(sizeof(TTEntry) == 10, "TT entry must be 10 bytes");
+_Static_assert(sizeof(TTBucket) == 32, "TT bucket must be 32 bytes");
+
+typedef struct {
+    bool hit;
+    move_t move;
+    int score; /* already adjusted to the probing ply */
+    int eval;
+    int depth;
+    int bound;
+} TTData;
+
+/* Resizes to `mb` megabytes; on failure keeps the old table and returns false. */
+bool tt_resize(size_t mb);
+void tt_clear(int threads);
+void tt_free(void);
+void tt_new_search(void);
+bool tt_probe(uint64_t key, int ply, TTData *out);
+void tt_store(uint64_t key, int ply, move_t move, int score, int eval, int depth, int bound,
+              bool pv);
+void tt_prefetch(uint64_t key);
+/* Used entries of this generation, per mille, sampled on the first 1000 buckets. */
+int tt_hashfull(void);
+size_t tt_size_mb(void);
+
+#endif
