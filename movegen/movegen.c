@@ -297,3 +297,37 @@ bool pos_is_legal(const Position *pos, move_t m)
     }
     return !(st->pinned & sq_bb(from)) || aligned(ksq, from, to);
 }
+
+bool pos_gives_check(const Position *pos, move_t m)
+{
+    const int us = pos->side, them = !us;
+    const int from = move_from(m), to = move_to(m), kind = move_kind(m);
+    const int ksq = pos_king_sq(pos, them);
+    int pt = piece_type(pos->board[from]);
+    bitboard_t occ = pos_occupied(pos) ^ sq_bb(from);
+    bitboard_t movers = pos->by_color[us] ^ sq_bb(from);
+    int dest = to;
+
+    if (kind == MOVE_CASTLING) {
+        bool kingside = to > from;
+        int kto = relative_square(us, kingside ? SQ_G1 : SQ_C1);
+        dest = relative_square(us, kingside ? SQ_F1 : SQ_D1);
+        occ = (occ ^ sq_bb(to)) | sq_bb(kto);
+        movers = (movers ^ sq_bb(to)) | sq_bb(kto);
+        pt = ROOK;
+    } else if (kind == MOVE_EN_PASSANT)
+        occ ^= sq_bb(to - pawn_push(us));
+    else if (kind == MOVE_PROMOTION)
+        pt = move_promo(m);
+    occ |= sq_bb(dest);
+    movers |= sq_bb(dest);
+
+    /* Direct check by the moved (or promoted, or castling) piece. */
+    bitboard_t att = pt == PAWN ? pawn_attacks(us, dest) : piece_attacks(pt, dest, occ);
+    if (att & sq_bb(ksq))
+        return true;
+    /* Discovered check by a slider behind the piece that left. */
+    bitboard_t rq = (pos->by_type[ROOK] | pos->by_type[QUEEN]) & movers & ~sq_bb(dest);
+    bitboard_t bq = (pos->by_type[BISHOP] | pos->by_type[QUEEN]) & movers & ~sq_bb(dest);
+    return (rook_attacks(ksq, occ) & rq) || (bishop_attacks(ksq, occ) & bq);
+}

@@ -23,6 +23,8 @@ int gen_count_legal(const Position *pos);
 bool pos_is_pseudo_legal(const Position *pos, move_t m);
 /* Whether a pseudo-legal move leaves the own king safe. */
 bool pos_is_legal(const Position *pos, move_t m);
+/* Whether the legal move m gives check. */
+bool pos_gives_check(const Position *pos, move_t m);
 /* Whether the position has a legal move at all (faster than generating). */
 bool pos_has_legal_move(const Position *pos);
 

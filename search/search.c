@@ -430,20 +430,17 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
 
         /* 9. Pruning of late and losing moves, never of the last non-losing one. */
         if (!root && best > SCORE_MATED_IN_MAX && non_pawn_material(pos, pos->side)) {
-            if (quiet) {
+            if (quiet && !pos_gives_check(pos, m)) {
                 int lmp = (3 + depth * depth) / (2 - improving);
-                if (move_count > lmp) {
-                    mp.skip_quiets = true;
+                if (move_count > lmp)
                     continue;
-                }
-                if (!in_check && depth <= FUTILITY_DEPTH
-                    && ss->static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha) {
-                    mp.skip_quiets = true;
+                /* Not against a mate-level alpha: a quiet check may mate sooner. */
+                if (!in_check && depth <= FUTILITY_DEPTH && alpha < SCORE_MATE_IN_MAX
+                    && ss->static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha)
                     continue;
-                }
                 if (!see_ge(pos, m, SEE_QUIET_MARGIN * depth))
                     continue;
-            } else if (depth <= 8 && !see_ge(pos, m, SEE_NOISY_MARGIN * depth * depth))
+            } else if (!quiet && depth <= 8 && !see_ge(pos, m, SEE_NOISY_MARGIN * depth * depth))
                 continue;
         }
 

@@ -1,0 +1,192 @@
+/* Search tests: exact mate scores, draw scoring, SEE, TT mate adjustment,
+ * one-thread determinism and stop latency. */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "../movegen/movegen.h"
+#include "../search/score.h"
+#include "../search/search.h"
+#include "../search/see.h"
+#include "../search/timeman.h"
+#include "../search/tt.h"
+
+static void quiet_out(const char *line) { (void)line; }
+
+static void setup(void)
+{
+    static bool done;
+    movegen_init();
+    if (!done) {
+        search_init(quiet_out);
+        done = true;
+    }
+}
+
+TestSuite(search, .init = setup);
+
+static Position *fen(const char *f)
+{
+    Position *p = calloc(1, sizeof *p);
+    char err[200];
+    cr_assert(pos_set_fen(p, f, false, err, sizeof err), "%s: %s", f, err);
+    return p;
+}
+
+static int search_score(Position *p, int depth, move_t *best)
+{
+    int score;
+    search_clear();
+    search_fixed_depth(p, depth, best, &score);
+    return score;
+}
+
+Test(search, mates_in_one_to_five)
+{
+    static const struct { const char *fen; int n; } Cases[] = {
+        {"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1},
+        {"r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 0 1", 1},
+        {"6k1/8/6K1/8/8/8/8/R7 w - - 0 1", 1},
+        {"2r3k1/5ppp/8/8/8/8/5PPP/1RR3K1 w - - 0 1", 1},
+        {"r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", 2},
+        {"1k6/8/2K5/8/8/8/8/6R1 w - - 0 1", 2},
+        {"8/8/8/8/8/2k5/8/KQ6 w - - 0 1", 6},
+    };
+    for (size_t i = 0; i < sizeof Cases / sizeof Cases[0]; i++) {
+        Position *p = fen(Cases[i].fen);
+        move_t best;
+        int s = search_score(p, 2 * Cases[i].n + 6, &best);
+        /* Mate counts from Stockfish 15.1; the score must be exactly that mate. */
+        cr_expect_eq(s, mate_in(2 * Cases[i].n - 1), "%s: score %d, expected mate in %d",
+                     Cases[i].fen, s, Cases[i].n);
+        free(p);
+    }
+}
+
+Test(search, stalemate_and_dead_positions_score_zero)
+{
+    /* Taking the queen would stalemate? Here the only sensible outcome is 0:
+     * K+B v K is dead. */
+    Position *p = fen("8/8/8/4k3/8/8/2B5/4K3 w - - 0 1");
+    move_t best;
+    cr_expect_eq(search_score(p, 6, &best), 0);
+    free(p);
+    /* Black to move is stalemated after any queen move that takes f7's guard?
+     * Simplest: a stalemate position has no move and scores 0 at the root. */
+    p = fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1");
+    cr_expect_eq(pos_game_state(p), GAME_STALEMATE);
+    free(p);
+}
+
+Test(search, repetition_in_the_game_history_is_a_draw)
+{
+    /* White is a queen up; the position after Ke1-e2-e1 has occurred twice
+     * already, so a third time is a draw the search must see (and avoid). */
+    Position *p = fen("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1");
+    static const char *const Moves[] = {"e1e2", "e8d8", "e2e1", "d8e8", "e1e2", "e8d8", "e2e1",
+                                        "d8e8"};
+    for (int i = 0; i < 8; i++) {
+        move_t m = move_from_uci(p, Moves[i]);
+        cr_assert_neq(m, MOVE_NONE);
+        pos_make_game_move(p, m);
+    }
+    cr_expect_eq(pos_repetitions(p), 2);
+    cr_expect_eq(pos_game_state(p), GAME_CLAIM_THREEFOLD);
+    move_t best;
+    int s = search_score(p, 8, &best);
+    cr_expect(s > 300, "the winning side avoids the repetition, score %d", s);
+    /* Two more cycles: the fifth occurrence ends the game (Art. 9.6.1). */
+    for (int i = 0; i < 8; i++)
+        pos_make_game_move(p, move_from_uci(p, Moves[i]));
+    cr_expect_eq(pos_repetitions(p), 4);
+    cr_expect_eq(pos_game_state(p), GAME_FIVEFOLD);
+    free(p);
+}
+
+Test(search, fifty_move_rule_draw_unless_mate)
+{
+    /* Halfmove clock 99: any non-reset move draws, but a mate still counts. */
+    Position *p = fen("6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 99 80");
+    move_t best;
+    int s = search_score(p, 4, &best);
+    cr_expect(s >= SCORE_MATE_IN_MAX, "mate on the 100th ply stands, got %d", s);
+    free(p);
+    p = fen("8/8/4k3/8/8/4K3/4R3/8 w - - 99 80");
+    s = search_score(p, 6, &best);
+    cr_expect_eq(s, 0, "KR v K with the clock at 99 is a draw next move, got %d", s);
+    free(p);
+}
+
+Test(search, see_values)
+{
+    static const struct { const char *fen; const char *move; int threshold; bool expect; } Cases[] = {
+        {"1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5", 100, true},   /* free pawn */
+        {"1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1", "d3e5", 0, false}, /* N for P */
+        {"4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", 100, true},
+        {"4k3/8/2p5/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", 1, false}, /* P x P, recaptured */
+        {"4k3/8/2p5/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", 0, true},
+        {"3rk3/8/8/3p4/8/8/3R4/3RK3 w - - 0 1", "d2d5", 100, true},
+    };
+    for (size_t i = 0; i < sizeof Cases / sizeof Cases[0]; i++) {
+        Position *p = fen(Cases[i].fen);
+        move_t m = move_from_uci(p, Cases[i].move);
+        cr_assert_neq(m, MOVE_NONE, "%s %s", Cases[i].fen, Cases[i].move);
+        cr_expect_eq(see_ge(p, m, Cases[i].threshold), Cases[i].expect, "%s %s >= %d",
+                     Cases[i].fen, Cases[i].move, Cases[i].threshold);
+        free(p);
+    }
+}
+
+Test(search, tt_mate_scores_are_ply_relative)
+{
+    tt_clear(1);
+    uint64_t key = 0x123456789ABCDEF0ULL;
+    /* Mate in 5 plies from a node at ply 3 = mate_in(8) from the root. */
+    tt_store(key, 3, move_make(SQ_E2, SQ_E4), mate_in(8), 10, 7, BOUND_EXACT, true);
+    TTData d;
+    cr_assert(tt_probe(key, 5, &d));
+    cr_expect_eq(d.score, mate_in(10));
+    cr_expect_eq(d.move, move_make(SQ_E2, SQ_E4));
+    cr_expect_eq(d.depth, 7);
+    cr_expect_eq(d.bound, BOUND_EXACT);
+    tt_store(key, 2, MOVE_NONE, mated_in(6), 10, 9, BOUND_EXACT, true);
+    cr_assert(tt_probe(key, 4, &d));
+    cr_expect_eq(d.score, mated_in(8));
+    cr_expect_eq(d.move, move_make(SQ_E2, SQ_E4), "a stored move is kept when none is given");
+    cr_expect(!tt_probe(key ^ 0xFFFF, 0, &d));
+}
+
+Test(search, one_thread_is_deterministic)
+{
+    Position *p = fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
+    move_t b1, b2;
+    int s1, s2;
+    search_clear();
+    uint64_t n1 = search_fixed_depth(p, 9, &b1, &s1);
+    search_clear();
+    uint64_t n2 = search_fixed_depth(p, 9, &b2, &s2);
+    cr_expect_eq(n1, n2);
+    cr_expect_eq(b1, b2);
+    cr_expect_eq(s1, s2);
+    free(p);
+}
+
+Test(search, stop_ends_an_infinite_search_quickly)
+{
+    Position *p = fen(START_FEN);
+    SearchLimits lim;
+    memset(&lim, 0, sizeof lim);
+    lim.infinite = true;
+    lim.clock.time[0] = lim.clock.time[1] = lim.clock.inc[0] = lim.clock.inc[1] = -1;
+    search_start(p, &lim);
+    struct timespec ts = {0, 200 * 1000 * 1000};
+    nanosleep(&ts, NULL);
+    cr_expect(search_running(), "an infinite search keeps running");
+    int64_t t0 = tm_now();
+    search_stop();
+    search_wait();
+    int64_t ms = tm_now() - t0;
+    cr_expect(ms < 50, "stop took %lld ms", (long long)ms);
+    free(p);
+}
