@@ -6,9 +6,10 @@ EXE     ?= rokade
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wmissing-declarations -Wcast-qual -Wpointer-arith
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L
-CFLAGS  ?= -O3 -DNDEBUG
-CFLAGS  += $(CSTD) $(WARN) -march=$(ARCH) -pthread -MMD -MP
-LDFLAGS += -pthread
+OPT     ?= -O3 -DNDEBUG
+SAN     ?=
+override CFLAGS := $(OPT) $(SAN) $(CSTD) $(WARN) -march=$(ARCH) -pthread -MMD -MP $(CFLAGS)
+override LDFLAGS := -pthread $(SAN) $(LDFLAGS)
 LDLIBS  += -lm
 
 # Zen 1/2 (family 23) run PEXT in microcode: use magics there.
@@ -43,16 +44,16 @@ $(BUILD)/%.o: %.c
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
 
 debug:
-	$(MAKE) BUILD=build/debug EXE=rokade-debug CFLAGS="-O1 -g"
+	$(MAKE) BUILD=build/debug EXE=rokade-debug OPT="-O1 -g"
 
-sanitize:
-	$(MAKE) BUILD=build/sanitize EXE=rokade-sanitize \
-	  CFLAGS="-O1 -g -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" \
-	  LDFLAGS="-fsanitize=address,undefined" test-run
+# The sanitizer build is portable (ARCH=x86-64), so it checks the magic
+# bitboards while the default build checks PEXT.
+sanitize: criterion
+	$(MAKE) BUILD=build/sanitize EXE=rokade-sanitize ARCH=x86-64 OPT="-O1 -g" \
+	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" test-run
 
 tsan:
-	$(MAKE) BUILD=build/tsan EXE=rokade-tsan CFLAGS="-O1 -g -fsanitize=thread" \
-	  LDFLAGS="-fsanitize=thread" rokade-tsan
+	$(MAKE) BUILD=build/tsan EXE=rokade-tsan OPT="-O1 -g" SAN="-fsanitize=thread" rokade-tsan
 
 # ---- tests (Criterion) ----
 CRITERION_OK := $(shell test -f /usr/include/criterion/criterion.h && echo yes)
@@ -74,11 +75,14 @@ $(BUILD)/tests/%: tests/%.c $(LIB_OBJ) | criterion
 TEST_BINS = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
 test-run: $(EXE) $(TEST_BINS)
-	@set -e; for t in $(TEST_BINS); do echo "== $$t"; ROKADE=./$(EXE) $$t --jobs 2; done
-	@ROKADE=./$(EXE) sh tests/cli_test.sh
+	@fail=0; for t in $(TEST_BINS); do echo "== $$t"; ROKADE=./$(EXE) $$t --jobs 2 || fail=1; done; \
+	ROKADE=./$(EXE) sh tests/cli_test.sh || fail=1; \
+	if [ $$fail = 0 ]; then echo "all test programs passed"; else echo "some tests FAILED"; exit 1; fi
 
+# The full test command (CI): unit and CLI tests, then again under ASan+UBSan.
 test: criterion
 	$(MAKE) test-run
+	$(MAKE) sanitize
 
 # ---- perft ----
 perft: $(EXE)

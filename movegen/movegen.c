@@ -229,6 +229,9 @@ bool pos_is_pseudo_legal(const Position *pos, move_t m)
 
     if (m == MOVE_NONE || m == MOVE_NULL || from == to || pc == NO_PIECE || piece_color(pc) != us)
         return false;
+    /* Promotion bits are only meaningful on a promotion. */
+    if (kind != MOVE_PROMOTION && (m & 0x3000))
+        return false;
     const int pt = piece_type(pc);
 
     if (kind == MOVE_CASTLING) {
@@ -253,9 +256,6 @@ bool pos_is_pseudo_legal(const Position *pos, move_t m)
                && (pawn_attacks(us, from) & sq_bb(to));
 
     if (pos->by_color[us] & sq_bb(to))
-        return false;
-    /* Promotion field bits must be clear on a non-promotion. */
-    if (kind == MOVE_NORMAL && (m & 0x3000))
         return false;
 
     if (pt == PAWN) {

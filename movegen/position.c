@@ -294,6 +294,16 @@ static bool parse_fen_into(Position *pos, const char *fen, bool chess960, char *
         if (n > 4)
             return fen_error(err, errlen, "castling: '%.*s' has more than 4 letters",
                              (int)(n > 20 ? 20 : n), f);
+        bool file_letters = false, kq_letters = false;
+        for (size_t i = 0; i < n; i++) {
+            if (memchr(f, f[i], i))
+                return fen_error(err, errlen, "castling: letter '%c' given twice", f[i]);
+            char up = (char)toupper((unsigned char)f[i]);
+            file_letters |= up >= 'A' && up <= 'H';
+            kq_letters |= up == 'K' || up == 'Q';
+        }
+        /* Shredder-FEN when only file letters are used; otherwise X-FEN. */
+        pos->shredder_castling = file_letters && !kq_letters;
         for (size_t i = 0; i < n; i++) {
             char ch = f[i];
             int c = isupper((unsigned char)ch) ? WHITE : BLACK;
@@ -302,8 +312,6 @@ static bool parse_fen_into(Position *pos, const char *fen, bool chess960, char *
                 return fen_error(err, errlen, "castling: bad character '%c'", ch);
             int ksq = pos_king_sq(pos, c);
             bitboard_t rooks = pos_pieces(pos, c, ROOK) & rank_bb(relative_rank(c, SQ_A1));
-            if (up >= 'A' && up <= 'H')
-                pos->shredder_castling = true;
             if (relative_rank(c, ksq) != 0)
                 continue; /* king not on its first rank: the right is dropped */
             int rsq = SQ_NONE;
@@ -316,8 +324,7 @@ static bool parse_fen_into(Position *pos, const char *fen, bool chess960, char *
                 if (r)
                     rsq = lsb(r);
             } else {
-                int sq = make_square(up - 'A', relative_rank(c, SQ_A1) == 0 ? 0 : 7);
-                sq = c == WHITE ? make_square(up - 'A', 0) : make_square(up - 'A', 7);
+                int sq = make_square(up - 'A', c == WHITE ? 0 : 7);
                 if ((rooks & sq_bb(sq)) && sq != ksq)
                     rsq = sq;
             }
