@@ -78,6 +78,7 @@ static _Atomic int64_t StartTime;
 static int Reductions[64][64];
 static Position RootPos;
 static int MultiPV;
+static bool Quiet; /* bench: print nothing */
 static void out_line(const char *line);
 
 static inline void count_node(SearchThread *t)
@@ -463,10 +464,16 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
                 ext = -1;
         }
 
+        if (root && t->id == 0 && !Quiet && elapsed() > 3000) {
+            char line[96], mv[8];
+            move_to_uci(pos, m, mv);
+            snprintf(line, sizeof line, "info depth %d currmove %s currmovenumber %d", depth, mv,
+                     move_count + t->pv_idx);
+            out_line(line);
+        }
         ss->move = m;
         ss->cont = &t->hist.continuation[pc][move_to(m)];
         tt_prefetch(pos_key(pos));
-        uint64_t nodes_before = atomic_load_explicit(&t->nodes, memory_order_relaxed);
         pos_make_move(pos, m);
         const bool gives_check = pos_in_check(pos);
         if (!ext && gives_check && ss->ply < 2 * t->root_depth)
@@ -508,7 +515,6 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
 
         if (stopped())
             return 0;
-        (void)nodes_before;
 
         if (root) {
             RootMove *rm = find_root_move(t, m);
@@ -681,7 +687,7 @@ static void iterative_deepening(SearchThread *t)
                 sort_root_moves(t->root_moves, t->pv_idx, t->root_count);
                 if (stopped())
                     break;
-                if (main_thread && (score <= alpha || score >= beta) && elapsed() > 2000)
+                if (main_thread && (score <= alpha || score >= beta) && elapsed() > 1000)
                     report(t, depth, alpha, beta);
                 if (score <= alpha) {
                     beta = (alpha + beta) / 2;
@@ -805,7 +811,6 @@ static void print_bestmove(void)
 /* The pool                                                                 */
 
 static bool UserStopped; /* guarded by Lock: `stop` was received */
-static bool Quiet;       /* bench: print nothing */
 
 static void out_line(const char *line)
 {
