@@ -363,6 +363,14 @@ static void cmd_go(Tok *t)
     if (!lim.depth && !lim.nodes && !lim.mate && !lim.clock.movetime && lim.clock.time[WHITE] < 0
         && lim.clock.time[BLACK] < 0)
         lim.infinite = true;
+    if (Debug)
+        uci_print("info string debug: go depth %d nodes %llu mate %d movetime %lld wtime %lld "
+                  "btime %lld winc %lld binc %lld movestogo %d infinite %d ponder %d "
+                  "searchmoves %d",
+                  lim.depth, (unsigned long long)lim.nodes, lim.mate, (long long)lim.clock.movetime,
+                  (long long)lim.clock.time[WHITE], (long long)lim.clock.time[BLACK],
+                  (long long)lim.clock.inc[WHITE], (long long)lim.clock.inc[BLACK],
+                  lim.clock.movestogo, lim.infinite, lim.ponder, lim.searchmoves_count);
     search_start(Root, &lim);
 }
 

@@ -270,9 +270,9 @@ static bool parse_fen_into(Position *pos, const char *fen, bool chess960, char *
     for (int c = WHITE; c <= BLACK; c++) {
         int k = popcount(pos_pieces(pos, c, KING));
         if (k != 1)
-            return fen_error(err, errlen, "piece placement: %s has %s king%s",
-                             c == WHITE ? "white" : "black", k == 0 ? "no" : "more than one",
-                             k == 0 ? "" : "");
+            return fen_error(err, errlen, k == 0 ? "piece placement: %s has no king"
+                                                 : "piece placement: %s has %d kings",
+                             c == WHITE ? "white" : "black", k);
     }
     if (pos->by_type[PAWN] & (RANK_1_BB | RANK_8_BB))
         return fen_error(err, errlen, "piece placement: pawn on the first or last rank");
@@ -617,9 +617,9 @@ void pos_unmake_null(Position *pos)
 void pos_make_game_move(Position *pos, move_t m)
 {
     if (pos->hply >= MAX_HISTORY - MAX_PLY - 8) {
-        /* Older states can no longer repeat once HISTORY_KEEP plies have passed
-         * without... they are only needed for repetition counting, which looks
-         * back at most rule50 plies; keep the newest HISTORY_KEEP. */
+        /* Old states serve only repetition counting, which looks back at most
+         * rule50 plies, and a game ends at 150 (75-move rule): keep the newest
+         * HISTORY_KEEP states and drop the rest. */
         int drop = pos->hply + 1 - HISTORY_KEEP;
         memmove(&pos->hist[0], &pos->hist[drop], (size_t)HISTORY_KEEP * sizeof(StateInfo));
         pos->hply -= drop;
