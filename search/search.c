@@ -186,6 +186,25 @@ static void update_capture_stats(SearchThread *t, move_t m, int bonus)
     history_update(&t->hist.capture[pos->board[move_from(m)]][to][victim], bonus);
 }
 
+/* Bookkeeping at the entry of every node. */
+static inline void enter_node(SearchThread *t, Stack *ss)
+{
+    count_node(t);
+    if (t->id == 0)
+        check_limits(t);
+    ss->pv_len = 0;
+    if (ss->ply > t->seldepth)
+        t->seldepth = ss->ply;
+}
+
+/* Whether a TT entry's bound settles the node against [alpha, beta]. */
+static inline bool tt_cutoff(const TTData *e, int alpha, int beta)
+{
+    return e->hit && e->score != SCORE_NONE
+           && (e->bound == BOUND_EXACT || (e->bound == BOUND_LOWER && e->score >= beta)
+               || (e->bound == BOUND_UPPER && e->score <= alpha));
+}
+
 /* ------------------------------------------------------------------------ */
 /* Quiescence                                                               */
 
@@ -195,12 +214,7 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta)
     const bool pv_node = beta - alpha > 1;
     const bool in_check = pos_in_check(pos);
 
-    count_node(t);
-    if (t->id == 0)
-        check_limits(t);
-    ss->pv_len = 0;
-    if (ss->ply > t->seldepth)
-        t->seldepth = ss->ply;
+    enter_node(t, ss);
     if (stopped())
         return 0;
     if (is_draw(pos, ss->ply))
@@ -211,9 +225,7 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta)
     /* 1. Transposition table. */
     TTData tte;
     tt_probe(pos_key(pos), ss->ply, &tte);
-    if (!pv_node && tte.hit && tte.score != SCORE_NONE
-        && (tte.bound == BOUND_EXACT || (tte.bound == BOUND_LOWER && tte.score >= beta)
-            || (tte.bound == BOUND_UPPER && tte.score <= alpha)))
+    if (!pv_node && tt_cutoff(&tte, alpha, beta))
         return tte.score;
 
     /* 2. Stand pat. */
@@ -299,12 +311,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
     if (depth <= 0)
         return qsearch(t, ss, alpha, beta);
 
-    count_node(t);
-    if (t->id == 0)
-        check_limits(t);
-    ss->pv_len = 0;
-    if (ss->ply > t->seldepth)
-        t->seldepth = ss->ply;
+    enter_node(t, ss);
     const bool in_check = pos_in_check(pos);
 
     /* 1. Stop, draws, maximum ply, mate distance. */
@@ -327,9 +334,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
     if (!excluded)
         tt_probe(pos_key(pos), ss->ply, &tte);
     move_t tt_move = root ? t->root_moves[t->pv_idx].move : tte.move;
-    if (!pv_node && !excluded && tte.hit && tte.depth >= depth && tte.score != SCORE_NONE
-        && (tte.bound == BOUND_EXACT || (tte.bound == BOUND_LOWER && tte.score >= beta)
-            || (tte.bound == BOUND_UPPER && tte.score <= alpha))
+    if (!pv_node && !excluded && tte.depth >= depth && tt_cutoff(&tte, alpha, beta)
         && pos_rule50(pos) < 90)
         return tte.score;
 
