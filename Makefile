@@ -58,7 +58,16 @@ tsan:
 # ---- tests (Criterion) ----
 CRITERION_OK := $(shell test -f /usr/include/criterion/criterion.h && echo yes)
 
+POLYGLOT_OK := $(shell { command -v polyglot || test -x /usr/games/polyglot; } >/dev/null 2>&1 && echo yes)
+
+# polyglot drives Rokade as an XBoard engine in tests/polyglot_test.sh (which
+# skips when it is missing); installed here when we can.
 criterion:
+ifneq ($(POLYGLOT_OK),yes)
+	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq polyglot >/dev/null 2>&1 || \
+	  echo "note: polyglot could not be installed; its test will be skipped"; fi
+endif
 ifneq ($(CRITERION_OK),yes)
 	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
 	  echo "installing libcriterion-dev"; \
@@ -77,6 +86,7 @@ TEST_BINS = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 test-run: $(EXE) $(TEST_BINS)
 	@fail=0; for t in $(TEST_BINS); do echo "== $$t"; ROKADE=./$(EXE) $$t --jobs 2 || fail=1; done; \
 	ROKADE=./$(EXE) sh tests/cli_test.sh || fail=1; \
+	ROKADE=./$(EXE) sh tests/polyglot_test.sh || fail=1; \
 	if [ $$fail = 0 ]; then echo "all test programs passed"; else echo "some tests FAILED"; exit 1; fi
 
 # The full test command (CI): unit and CLI tests, then again under ASan+UBSan.

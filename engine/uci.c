@@ -313,7 +313,7 @@ static void cmd_go(Tok *t)
             }
             continue;
         } else if (is_go_keyword(word)) {
-            char key[64], val[64];
+            char key[64], val[64] = "";
             snprintf(key, sizeof key, "%s", word);
             long long v, lo = !strcmp(key, "wtime") || !strcmp(key, "btime") ? LLONG_MIN : 0;
             long long hi = !strcmp(key, "perft") ? 20 : !strcmp(key, "depth") ? 1000 : LLONG_MAX / 4;

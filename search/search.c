@@ -78,6 +78,7 @@ static _Atomic int64_t StartTime;
 static int Reductions[64][64];
 static Position RootPos;
 static int MultiPV;
+static bool UserStopped; /* guarded by Lock: `stop` was received */
 static bool Quiet; /* bench: print nothing */
 static void out_line(const char *line);
 
@@ -815,7 +816,6 @@ static void print_bestmove(void)
 /* ------------------------------------------------------------------------ */
 /* The pool                                                                 */
 
-static bool UserStopped; /* guarded by Lock: `stop` was received */
 
 static void out_line(const char *line)
 {
@@ -885,6 +885,7 @@ static void destroy_threads(void)
     Threads = NULL;
     ThreadCount = 0;
     Exiting = false;
+    StartGen = 0; /* new threads start with nothing seen */
 }
 
 static bool create_threads(int n)
@@ -1040,7 +1041,8 @@ bool search_running(void)
 bool search_is_unbounded(void)
 {
     pthread_mutex_lock(&Lock);
-    bool u = Active && (Limits.infinite || atomic_load(&Pondering));
+    /* After `stop` the search is ending: commands just wait for it. */
+    bool u = Active && !UserStopped && (Limits.infinite || atomic_load(&Pondering));
     pthread_mutex_unlock(&Lock);
     return u;
 }

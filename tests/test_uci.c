@@ -1,0 +1,1808 @@
+/* UCI protocol tests. The engine binary named by $ROKADE (default ./rokade)
+ * runs as a child process behind two pipes; every read has a deadline (poll),
+ * so a hung engine fails its test instead of hanging the run, and the child
+ * is always killed and reaped. The library objects are linked in, so the
+ * move generator checks that bestmoves are legal. */
+#include <criterion/criterion.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../movegen/movegen.h"
+#include "../perft/perft.h"
+
+/* ------------------------------------------------------------------------ */
+/* The engine process                                                       */
+
+typedef struct {
+    pid_t pid;
+    int to, from;      /* its stdin (non-blocking) and its stdout */
+    bool eof, exited;
+    int status;        /* waitpid status once exited */
+    char *part;        /* an incomplete last line */
+    size_t plen, pcap;
+    char **lines;      /* every line received */
+    int count, cap;
+    int next;          /* the first line not yet consumed */
+} Engine;
+
+enum { MAX_ENGINES = 4 };
+static Engine *Live[MAX_ENGINES];
+
+static const char *const KIWIPETE =
+    "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1";
+static const char *const FOOLS_MATE =
+    "rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3";
+static const char *const STALEMATE = "7k/5Q2/6K1/8/8/8/8/8 b - - 0 1";
+static const char *const MATE_IN_1 = "6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1";
+static const char *const MATE_IN_2 = "1k6/8/2K5/8/8/8/8/6R1 w - - 0 1";
+
+static int64_t now_ms(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void sleep_ms(int ms)
+{
+    struct timespec ts = {ms / 1000, (long)(ms % 1000) * 1000000L};
+    while (nanosleep(&ts, &ts) == -1 && errno == EINTR)
+        ;
+}
+
+static bool starts(const char *s, const char *prefix)
+{
+    return strncmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* Prints the last lines the engine sent (on a failure). */
+static void dump(const Engine *e)
+{
+    if (!e)
+        return;
+    int from = e->count > 40 ? e->count - 40 : 0;
+    fprintf(stderr, "---- last %d of %d engine lines (pid %d) ----\n", e->count - from, e->count,
+            (int)e->pid);
+    for (int i = from; i < e->count; i++)
+        fprintf(stderr, "  | %.300s%s\n", e->lines[i], strlen(e->lines[i]) > 300 ? "..." : "");
+    if (e->exited)
+        fprintf(stderr, "  (exited: status 0x%x)\n", e->status);
+}
+
+#define CHECK(e, cond, ...)                                                                        \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            dump(e);                                                                               \
+            cr_assert_fail(__VA_ARGS__);                                                           \
+        }                                                                                          \
+    } while (0)
+
+static void push_line(Engine *e, const char *s, size_t n)
+{
+    if (e->count == e->cap) {
+        e->cap = e->cap ? 2 * e->cap : 256;
+        e->lines = realloc(e->lines, (size_t)e->cap * sizeof *e->lines);
+        cr_assert(e->lines, "out of memory");
+    }
+    char *l = malloc(n + 1);
+    cr_assert(l, "out of memory");
+    memcpy(l, s, n);
+    l[n] = '\0';
+    e->lines[e->count++] = l;
+}
+
+static void absorb(Engine *e, const char *buf, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (buf[i] == '\n') {
+            push_line(e, e->part ? e->part : "", e->plen);
+            e->plen = 0;
+            continue;
+        }
+        if (e->plen + 1 >= e->pcap) {
+            e->pcap = e->pcap ? 2 * e->pcap : 4096;
+            e->part = realloc(e->part, e->pcap);
+            cr_assert(e->part, "out of memory");
+        }
+        e->part[e->plen++] = buf[i];
+    }
+}
+
+/* Reads what the engine has sent, waiting up to timeout_ms for something.
+ * True when something was read. */
+static bool pump(Engine *e, int timeout_ms)
+{
+    if (e->eof)
+        return false;
+    struct pollfd p = {e->from, POLLIN, 0};
+    int r = poll(&p, 1, timeout_ms < 0 ? 0 : timeout_ms);
+    if (r <= 0)
+        return false;
+    char buf[65536];
+    ssize_t n = read(e->from, buf, sizeof buf);
+    if (n > 0) {
+        absorb(e, buf, (size_t)n);
+        return true;
+    }
+    if (n < 0 && (errno == EINTR || errno == EAGAIN))
+        return false;
+    e->eof = true;
+    if (e->plen) {
+        push_line(e, e->part, e->plen);
+        e->plen = 0;
+    }
+    return false;
+}
+
+/* The next unconsumed line, or NULL at the deadline or end of output. */
+static const char *next_line(Engine *e, int64_t deadline)
+{
+    while (e->next >= e->count) {
+        int64_t left = deadline - now_ms();
+        if (left < 0 || e->eof)
+            return NULL;
+        pump(e, (int)left);
+    }
+    return e->lines[e->next++];
+}
+
+/* Consumes lines until one starts with prefix (returned), or NULL after
+ * timeout_ms. */
+static const char *wait_for(Engine *e, const char *prefix, int timeout_ms)
+{
+    int64_t deadline = now_ms() + timeout_ms;
+    const char *l;
+    while ((l = next_line(e, deadline)))
+        if (starts(l, prefix))
+            return l;
+    return NULL;
+}
+
+/* Consumes every line that arrives during ms milliseconds. */
+static void drain(Engine *e, int ms)
+{
+    int64_t deadline = now_ms() + ms;
+    while (next_line(e, deadline))
+        ;
+}
+
+static int count_from(const Engine *e, int from, const char *prefix)
+{
+    int n = 0;
+    for (int i = from; i < e->count; i++)
+        n += starts(e->lines[i], prefix);
+    return n;
+}
+
+static Engine *eng_start(void)
+{
+    const char *path = getenv("ROKADE");
+    if (!path || !*path)
+        path = "./rokade";
+    cr_assert(access(path, X_OK) == 0, "engine binary '%s' not found (set ROKADE)", path);
+    int in[2], out[2];
+    cr_assert(pipe(in) == 0 && pipe(out) == 0, "pipe: %s", strerror(errno));
+    /* Our ends must not leak into other engines started later, or closing
+     * one engine's stdin would not give it end of input. */
+    fcntl(in[1], F_SETFD, FD_CLOEXEC);
+    fcntl(out[0], F_SETFD, FD_CLOEXEC);
+    pid_t pid = fork();
+    cr_assert(pid >= 0, "fork: %s", strerror(errno));
+    if (pid == 0) {
+        dup2(in[0], STDIN_FILENO);
+        dup2(out[1], STDOUT_FILENO);
+        close(in[0]);
+        close(in[1]);
+        close(out[0]);
+        close(out[1]);
+        execl(path, path, (char *)NULL);
+        _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    Engine *e = calloc(1, sizeof *e);
+    cr_assert(e, "out of memory");
+    e->pid = pid;
+    e->to = in[1];
+    e->from = out[0];
+    fcntl(e->to, F_SETFL, fcntl(e->to, F_GETFL) | O_NONBLOCK);
+    for (int i = 0; i < MAX_ENGINES; i++)
+        if (!Live[i]) {
+            Live[i] = e;
+            break;
+        }
+    return e;
+}
+
+/* Writes all of data, reading the engine's output meanwhile so that neither
+ * side can block the other. */
+static void send_raw(Engine *e, const char *data, size_t len)
+{
+    CHECK(e, e->to >= 0, "writing to an engine whose input is closed");
+    int64_t deadline = now_ms() + 20000;
+    size_t off = 0;
+    while (off < len) {
+        int left = (int)(deadline - now_ms());
+        CHECK(e, left > 0, "engine did not read its input for 20 s");
+        struct pollfd p[2] = {{e->to, POLLOUT, 0}, {e->from, POLLIN, 0}};
+        int r = poll(p, e->eof ? 1 : 2, left);
+        if (r < 0 && errno == EINTR)
+            continue;
+        CHECK(e, r >= 0, "poll: %s", strerror(errno));
+        if (!e->eof && p[1].revents)
+            pump(e, 0);
+        if (p[0].revents & POLLOUT) {
+            ssize_t n = write(e->to, data + off, len - off);
+            if (n > 0)
+                off += (size_t)n;
+            else
+                CHECK(e, n < 0 && (errno == EAGAIN || errno == EINTR),
+                      "write to the engine failed: %s (did it crash?)", strerror(errno));
+        } else
+            CHECK(e, !(p[0].revents & (POLLERR | POLLHUP)),
+                  "the engine closed its input (did it crash?)");
+    }
+}
+
+static void eng_send(Engine *e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    char *buf = malloc((size_t)n + 2);
+    cr_assert(buf, "out of memory");
+    va_start(ap, fmt);
+    vsnprintf(buf, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    buf[n] = '\n';
+    send_raw(e, buf, (size_t)n + 1);
+    free(buf);
+}
+
+static void close_input(Engine *e)
+{
+    if (e->to >= 0)
+        close(e->to);
+    e->to = -1;
+}
+
+/* Waits up to timeout_ms for the process to end, reading its output. */
+static bool wait_exit(Engine *e, int timeout_ms)
+{
+    int64_t deadline = now_ms() + timeout_ms;
+    for (;;) {
+        if (!e->exited) {
+            int st;
+            if (waitpid(e->pid, &st, WNOHANG) == e->pid) {
+                e->exited = true;
+                e->status = st;
+            }
+        }
+        if (e->exited) {
+            int64_t d2 = now_ms() + 2000;
+            while (!e->eof && now_ms() < d2)
+                pump(e, 100);
+            return true;
+        }
+        if (now_ms() >= deadline)
+            return false;
+        if (e->eof)
+            sleep_ms(5);
+        else
+            pump(e, 10);
+    }
+}
+
+static void eng_free(Engine *e)
+{
+    if (!e)
+        return;
+    if (!e->exited) {
+        kill(e->pid, SIGKILL);
+        waitpid(e->pid, NULL, 0);
+        e->exited = true;
+    }
+    close_input(e);
+    if (e->from >= 0)
+        close(e->from);
+    for (int i = 0; i < e->count; i++)
+        free(e->lines[i]);
+    free(e->lines);
+    free(e->part);
+    for (int i = 0; i < MAX_ENGINES; i++)
+        if (Live[i] == e)
+            Live[i] = NULL;
+    free(e);
+}
+
+static void check_clean_exit(Engine *e)
+{
+    CHECK(e, WIFEXITED(e->status) && WEXITSTATUS(e->status) == 0,
+          "engine ended with %s %d (sanitizer report on stderr?)",
+          WIFEXITED(e->status) ? "exit status" : "signal",
+          WIFEXITED(e->status) ? WEXITSTATUS(e->status) : WTERMSIG(e->status));
+}
+
+/* `quit`; the engine must exit at once and cleanly. */
+static void eng_quit(Engine *e)
+{
+    eng_send(e, "quit");
+    close_input(e);
+    CHECK(e, wait_exit(e, 5000), "engine did not exit within 5 s of quit");
+    check_clean_exit(e);
+    eng_free(e);
+}
+
+/* isready / readyok: every earlier command has been read and answered. */
+static void sync_ready(Engine *e)
+{
+    eng_send(e, "isready");
+    CHECK(e, wait_for(e, "readyok", 10000), "no readyok within 10 s");
+}
+
+/* ------------------------------------------------------------------------ */
+/* Looking at the answers                                                   */
+
+/* The token after the token `key` in a space-separated line, into out. */
+static bool field(const char *line, const char *key, char *out, size_t n)
+{
+    size_t kl = strlen(key);
+    const char *p = line;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        const char *s = p;
+        while (*p && *p != ' ')
+            p++;
+        if ((size_t)(p - s) == kl && !memcmp(s, key, kl)) {
+            while (*p == ' ')
+                p++;
+            const char *v = p;
+            while (*p && *p != ' ')
+                p++;
+            size_t len = (size_t)(p - v) < n - 1 ? (size_t)(p - v) : n - 1;
+            memcpy(out, v, len);
+            out[len] = '\0';
+            return len > 0;
+        }
+    }
+    return false;
+}
+
+static long long field_num(const char *line, const char *key, long long dflt)
+{
+    char buf[32], *end;
+    if (!field(line, key, buf, sizeof buf))
+        return dflt;
+    long long v = strtoll(buf, &end, 10);
+    return *end ? dflt : v;
+}
+
+static bool has_token(const char *line, const char *tok)
+{
+    size_t kl = strlen(tok);
+    const char *p = line;
+    while (*p) {
+        while (*p == ' ')
+            p++;
+        const char *s = p;
+        while (*p && *p != ' ')
+            p++;
+        if ((size_t)(p - s) == kl && !memcmp(s, tok, kl))
+            return true;
+    }
+    return false;
+}
+
+/* An `info depth ... pv ...` line of a search (not the depth-0 line). */
+static bool is_pv_info(const char *l)
+{
+    return starts(l, "info depth ") && has_token(l, "pv") && has_token(l, "score");
+}
+
+/* Builds a position with the library (FEN NULL = start position). */
+static Position *lib_pos(const char *fen, const char *moves, bool c960)
+{
+    Position *p = calloc(1, sizeof *p);
+    char err[200];
+    cr_assert(p, "out of memory");
+    cr_assert(pos_set_fen(p, fen ? fen : START_FEN, c960, err, sizeof err), "test FEN: %s", err);
+    if (moves) {
+        char *copy = strdup(moves), *save = NULL;
+        for (char *m = strtok_r(copy, " ", &save); m; m = strtok_r(NULL, " ", &save)) {
+            move_t mv = move_from_uci(p, m);
+            cr_assert(mv != MOVE_NONE, "test move list: %s", m);
+            pos_make_game_move(p, mv);
+        }
+        free(copy);
+    }
+    return p;
+}
+
+static void lib_fen(const char *fen, const char *moves, bool c960, char *out, size_t n)
+{
+    Position *p = lib_pos(fen, moves, c960);
+    pos_get_fen(p, out, n);
+    free(p);
+}
+
+/* The bestmove line must name a legal move (and a legal ponder move). */
+static void check_bestmove(Engine *e, const char *line, const char *fen, const char *moves)
+{
+    char mv[16] = "", pm[16] = "";
+    CHECK(e, line && starts(line, "bestmove "), "no bestmove line");
+    CHECK(e, field(line, "bestmove", mv, sizeof mv), "empty bestmove: '%s'", line);
+    Position *p = lib_pos(fen, moves, false);
+    move_t m = move_from_uci(p, mv);
+    CHECK(e, m != MOVE_NONE, "bestmove '%s' is not legal in %s%s%s", mv, fen ? fen : "startpos",
+          moves ? " moves " : "", moves ? moves : "");
+    if (field(line, "ponder", pm, sizeof pm)) {
+        pos_make_game_move(p, m);
+        CHECK(e, move_from_uci(p, pm) != MOVE_NONE, "ponder move '%s' is not legal after %s", pm,
+              mv);
+    }
+    free(p);
+}
+
+/* Sends cmd then isready; returns the first error line answered before
+ * readyok (NULL if none). No bestmove may appear meanwhile. */
+static const char *answer_error(Engine *e, const char *cmd)
+{
+    int mark = e->next;
+    send_raw(e, cmd, strlen(cmd));
+    send_raw(e, "\n", 1);
+    sync_ready(e);
+    const char *err = NULL;
+    for (int i = mark; i < e->next; i++) {
+        CHECK(e, !starts(e->lines[i], "bestmove"), "bestmove after '%.80s'", cmd);
+        if (!err && starts(e->lines[i], "info string error"))
+            err = e->lines[i];
+    }
+    return err;
+}
+
+/* cmd must be answered with an error line containing each of the words. */
+static const char *expect_error(Engine *e, const char *cmd, const char *w1, const char *w2)
+{
+    const char *err = answer_error(e, cmd);
+    CHECK(e, err, "no 'info string error' answer to '%.80s'", cmd);
+    CHECK(e, !w1 || strstr(err, w1), "error for '%.80s' does not mention '%s': %s", cmd, w1, err);
+    CHECK(e, !w2 || strstr(err, w2), "error for '%.80s' does not mention '%s': %s", cmd, w2, err);
+    for (const char *c = err; *c; c++)
+        CHECK(e, *c >= 32 && *c < 127, "unprintable byte 0x%02x in the error line", *c & 0xff);
+    CHECK(e, strlen(err) < 400, "error line of %zu characters", strlen(err));
+    return err;
+}
+
+static void expect_no_error(Engine *e, const char *cmd)
+{
+    const char *err = answer_error(e, cmd);
+    CHECK(e, !err, "unexpected error for '%s': %s", cmd, err);
+}
+
+/* `d`: copies the FEN (and the State: text) shown. */
+static void show(Engine *e, char *fen, size_t fen_len, char *state, size_t state_len)
+{
+    eng_send(e, "d");
+    const char *l = wait_for(e, "Fen: ", 10000);
+    CHECK(e, l, "no 'Fen:' line answered to d");
+    snprintf(fen, fen_len, "%s", l + 5);
+    l = wait_for(e, "State: ", 5000);
+    CHECK(e, l, "no 'State:' line answered to d");
+    if (state)
+        snprintf(state, state_len, "%s", l + 7);
+    CHECK(e, wait_for(e, "Legal moves", 5000), "no 'Legal moves' line answered to d");
+}
+
+static void expect_fen(Engine *e, const char *want, const char *after)
+{
+    char fen[128];
+    show(e, fen, sizeof fen, NULL, 0);
+    CHECK(e, !strcmp(fen, want), "after %s: Fen is '%s', expected '%s'", after, fen, want);
+}
+
+/* After the bestmove of a stopped endless search: lets the engine finish
+ * the search (the race right after bestmove has its own test). */
+static void settle(Engine *e)
+{
+    sync_ready(e);
+    drain(e, 50);
+}
+
+/* Runs a search and returns its bestmove line; the info lines stay in the
+ * transcript from *mark on. */
+static const char *search(Engine *e, const char *go, int timeout_ms, int *mark)
+{
+    if (mark)
+        *mark = e->next;
+    eng_send(e, "%s", go);
+    const char *l = wait_for(e, "bestmove", timeout_ms);
+    CHECK(e, l, "no bestmove within %d ms of '%s'", timeout_ms, go);
+    return l;
+}
+
+/* The last pv info line in [from, to). */
+static const char *last_info(const Engine *e, int from, int to)
+{
+    for (int i = to - 1; i >= from; i--)
+        if (is_pv_info(e->lines[i]))
+            return e->lines[i];
+    return NULL;
+}
+
+static void setup(void)
+{
+    static bool done;
+    signal(SIGPIPE, SIG_IGN);
+    if (!done) {
+        movegen_init();
+        done = true;
+    }
+}
+
+static void teardown(void)
+{
+    for (int i = 0; i < MAX_ENGINES; i++)
+        if (Live[i])
+            eng_free(Live[i]);
+}
+
+TestSuite(uci, .init = setup, .fini = teardown, .timeout = 90);
+
+/* ------------------------------------------------------------------------ */
+/* Handshake                                                                */
+
+/* A syntactically valid UCI option line (spin default within min..max). */
+static bool option_ok(const char *l)
+{
+    if (!starts(l, "option name "))
+        return false;
+    const char *t = strstr(l, " type ");
+    if (!t || t == l + 11)
+        return false;
+    t += 6;
+    long long d, lo, hi;
+    int n = 0;
+    if (starts(t, "spin ")) {
+        if (sscanf(t, "spin default %lld min %lld max %lld%n", &d, &lo, &hi, &n) != 3 || t[n])
+            return false;
+        return lo <= d && d <= hi;
+    }
+    if (starts(t, "check "))
+        return !strcmp(t, "check default true") || !strcmp(t, "check default false");
+    if (starts(t, "button"))
+        return !strcmp(t, "button");
+    if (starts(t, "string "))
+        return starts(t, "string default ");
+    if (starts(t, "combo "))
+        return starts(t, "combo default ") && strstr(t, " var ");
+    return false;
+}
+
+Test(uci, handshake_lists_every_option)
+{
+    static const char *const Options[] = {
+        "option name Hash type spin default 16 min 1 max 33554432",
+        "option name Threads type spin default 1 min 1 max 256",
+        "option name MultiPV type spin default 1 min 1 max 256",
+        "option name Ponder type check default false",
+        "option name Move Overhead type spin default 20 min 0 max 5000",
+        "option name Clear Hash type button",
+        "option name UCI_Chess960 type check default false",
+        "option name UCI_ShowWDL type check default false",
+    };
+    Engine *e = eng_start();
+    eng_send(e, "uci");
+    CHECK(e, wait_for(e, "uciok", 10000), "no uciok");
+    int end = e->next - 1; /* the uciok line */
+    CHECK(e, !strcmp(e->lines[end], "uciok"), "uciok line is '%s'", e->lines[end]);
+    CHECK(e, end >= 2 && starts(e->lines[0], "id name Rokade") && strlen(e->lines[0]) > 14,
+          "first line is not 'id name Rokade <version>'");
+    CHECK(e, starts(e->lines[1], "id author ") && strlen(e->lines[1]) > 10, "no 'id author' line");
+    for (int i = 2; i < end; i++)
+        CHECK(e, option_ok(e->lines[i]), "not a valid option line: '%s'", e->lines[i]);
+    for (size_t k = 0; k < sizeof Options / sizeof Options[0]; k++) {
+        int found = 0;
+        for (int i = 2; i < end; i++)
+            found += !strcmp(e->lines[i], Options[k]);
+        CHECK(e, found == 1, "option line '%s' listed %d times", Options[k], found);
+    }
+
+    int64_t t0 = now_ms();
+    eng_send(e, "isready");
+    const char *l = next_line(e, t0 + 1000);
+    CHECK(e, l && !strcmp(l, "readyok"), "isready not answered with readyok at once");
+    /* uci may be sent again. */
+    eng_send(e, "uci");
+    CHECK(e, wait_for(e, "uciok", 5000), "no uciok for a second uci");
+    eng_quit(e);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Searches that end only on stop / ponderhit                                */
+
+Test(uci, isready_during_go_infinite)
+{
+    Engine *e = eng_start();
+    eng_send(e, "position startpos");
+    int mark = e->next;
+    eng_send(e, "go infinite");
+    CHECK(e, wait_for(e, "info depth", 10000), "no info line after go infinite");
+    for (int i = 0; i < 3; i++) {
+        int64_t t0 = now_ms();
+        eng_send(e, "isready");
+        CHECK(e, wait_for(e, "readyok", 1000), "isready not answered within 1 s during go infinite");
+        CHECK(e, now_ms() - t0 <= 1000, "readyok took %lld ms", (long long)(now_ms() - t0));
+        drain(e, 100);
+    }
+    drain(e, 200);
+    CHECK(e, count_from(e, mark, "bestmove") == 0, "bestmove before stop in go infinite");
+    int64_t t0 = now_ms();
+    eng_send(e, "stop");
+    const char *bm = wait_for(e, "bestmove", 2000);
+    CHECK(e, bm, "no bestmove within 2 s of stop");
+    CHECK(e, now_ms() - t0 < 2000, "stop took %lld ms", (long long)(now_ms() - t0));
+    check_bestmove(e, bm, NULL, NULL);
+    sync_ready(e);
+    drain(e, 100);
+    CHECK(e, count_from(e, mark, "bestmove") == 1, "%d bestmoves for one go infinite",
+          count_from(e, mark, "bestmove"));
+
+    /* `go infinite depth 2` reaches depth 2 but keeps the bestmove until stop. */
+    mark = e->next;
+    eng_send(e, "go infinite depth 2");
+    CHECK(e, wait_for(e, "info depth 2 ", 10000), "no depth 2 info");
+    drain(e, 300);
+    CHECK(e, count_from(e, mark, "bestmove") == 0, "bestmove before stop in go infinite depth 2");
+    eng_send(e, "stop");
+    bm = wait_for(e, "bestmove", 2000);
+    check_bestmove(e, bm, NULL, NULL);
+
+    /* A bare `go` searches until stop as well. */
+    mark = e->next;
+    eng_send(e, "go");
+    CHECK(e, wait_for(e, "info depth", 10000), "no info line after go");
+    drain(e, 200);
+    CHECK(e, count_from(e, mark, "bestmove") == 0, "bestmove before stop in a bare go");
+    eng_send(e, "stop");
+    bm = wait_for(e, "bestmove", 2000);
+    check_bestmove(e, bm, NULL, NULL);
+    eng_quit(e);
+}
+
+Test(uci, go_ponder_then_ponderhit)
+{
+    /* The clock gives about 0.2 s; pondering must ignore it, and after
+     * ponderhit the search runs on that clock. */
+    static const char *const Moves = "e2e4 e7e5";
+    Engine *e = eng_start();
+    eng_send(e, "setoption name Ponder value true");
+    eng_send(e, "position startpos moves %s", Moves);
+    sync_ready(e);
+    int mark = e->next;
+    eng_send(e, "go ponder wtime 500 btime 500 winc 0 binc 0");
+    CHECK(e, wait_for(e, "info depth", 10000), "no info line after go ponder");
+    drain(e, 700);
+    int64_t t0 = now_ms();
+    eng_send(e, "isready");
+    CHECK(e, wait_for(e, "readyok", 1000), "isready not answered within 1 s while pondering");
+    CHECK(e, now_ms() - t0 <= 1000, "readyok took %lld ms", (long long)(now_ms() - t0));
+    CHECK(e, count_from(e, mark, "bestmove") == 0, "bestmove before ponderhit");
+    t0 = now_ms();
+    int hit = e->next;
+    eng_send(e, "ponderhit");
+    const char *bm = wait_for(e, "bestmove", 3000);
+    CHECK(e, bm, "no bestmove within 3 s of ponderhit (0.5 s on the clock)");
+    check_bestmove(e, bm, NULL, Moves);
+    CHECK(e, count_from(e, hit, "info string error") == 0, "ponderhit answered with an error");
+    sync_ready(e);
+    CHECK(e, count_from(e, mark, "bestmove") == 1, "%d bestmoves for one go ponder",
+          count_from(e, mark, "bestmove"));
+    eng_quit(e);
+}
+
+Test(uci, go_ponder_then_stop)
+{
+    Engine *e = eng_start();
+    eng_send(e, "setoption name Ponder value true");
+    eng_send(e, "position startpos moves d2d4");
+    int mark = e->next;
+    eng_send(e, "go ponder wtime 60000 btime 60000");
+    CHECK(e, wait_for(e, "info depth", 10000), "no info line after go ponder");
+    drain(e, 300);
+    CHECK(e, count_from(e, mark, "bestmove") == 0, "bestmove before stop while pondering");
+    int64_t t0 = now_ms();
+    eng_send(e, "stop");
+    const char *bm = wait_for(e, "bestmove", 2000);
+    CHECK(e, bm, "no bestmove within 2 s of stop");
+    CHECK(e, now_ms() - t0 < 2000, "stop took %lld ms", (long long)(now_ms() - t0));
+    check_bestmove(e, bm, NULL, "d2d4");
+    sync_ready(e);
+    CHECK(e, count_from(e, mark, "bestmove") == 1, "%d bestmoves", count_from(e, mark, "bestmove"));
+    eng_quit(e);
+}
+
+/* ------------------------------------------------------------------------ */
+/* go limits                                                                */
+
+Test(uci, go_depth)
+{
+    Engine *e = eng_start();
+    eng_send(e, "position fen %s", KIWIPETE);
+    int mark;
+    const char *bm = search(e, "go depth 5", 20000, &mark);
+    check_bestmove(e, bm, KIWIPETE, NULL);
+    bool seen[6] = {false};
+    for (int i = mark; i < e->next; i++) {
+        const char *l = e->lines[i];
+        if (!starts(l, "info depth"))
+            continue;
+        long long d = field_num(l, "depth", -1);
+        CHECK(e, d >= 1 && d <= 5, "info depth %lld in go depth 5", d);
+        seen[d] = true;
+        CHECK(e, !is_pv_info(l) || (field_num(l, "nodes", -1) >= 0 && field_num(l, "time", -1) >= 0
+                     && field_num(l, "seldepth", -1) >= d),
+              "info line lacks nodes/time/seldepth: %s", l);
+    }
+    for (int d = 1; d <= 5; d++)
+        CHECK(e, seen[d], "no info line for depth %d", d);
+    /* The final pv starts with the bestmove. */
+    char mv[16], pv[16];
+    field(bm, "bestmove", mv, sizeof mv);
+    const char *li = last_info(e, mark, e->next);
+    CHECK(e, li && field(li, "pv", pv, sizeof pv) && !strcmp(mv, pv),
+          "bestmove %s is not the first move of the last pv", mv);
+    /* depth 1 and depth 0 (taken as 1) from the start position. */
+    eng_send(e, "position startpos");
+    check_bestmove(e, search(e, "go depth 1", 10000, NULL), NULL, NULL);
+    check_bestmove(e, search(e, "go depth 0", 10000, NULL), NULL, NULL);
+    eng_quit(e);
+}
+
+Test(uci, go_nodes)
+{
+    Engine *e = eng_start();
+    eng_send(e, "position startpos moves e2e4 c7c5");
+    int mark;
+    int64_t t0 = now_ms();
+    const char *bm = search(e, "go nodes 3000", 10000, &mark);
+    CHECK(e, now_ms() - t0 < 5000, "go nodes 3000 took %lld ms", (long long)(now_ms() - t0));
+    check_bestmove(e, bm, NULL, "e2e4 c7c5");
+    for (int i = mark; i < e->next; i++)
+        if (is_pv_info(e->lines[i]))
+            CHECK(e, field_num(e->lines[i], "nodes", 0) <= 3000 * 11 / 10 + 200,
+                  "more nodes than go nodes 3000 allows: %s", e->lines[i]);
+    /* A single node still gives a legal move. */
+    check_bestmove(e, search(e, "go nodes 1", 10000, NULL), NULL, "e2e4 c7c5");
+    eng_quit(e);
+}
+
+Test(uci, go_movetime)
+{
+    Engine *e = eng_start();
+    eng_send(e, "position fen %s", KIWIPETE);
+    sync_ready(e);
+    int64_t t0 = now_ms();
+    const char *bm = search(e, "go movetime 300", 5000, NULL);
+    int64_t el = now_ms() - t0;
+    CHECK(e, el <= 300 + 1500, "go movetime 300 answered after %lld ms", (long long)el);
+    check_bestmove(e, bm, KIWIPETE, NULL);
+    check_bestmove(e, search(e, "go movetime 1", 3000, NULL), KIWIPETE, NULL);
+    eng_quit(e);
+}
+
+Test(uci, go_mate_finds_the_mate)
+{
+    Engine *e = eng_start();
+    eng_send(e, "position fen %s", MATE_IN_1);
+    int mark;
+    const char *bm = search(e, "go mate 1", 10000, &mark);
+    CHECK(e, !strcmp(bm, "bestmove d1d8"), "mate in 1: got '%s', expected bestmove d1d8", bm);
+    const char *li = last_info(e, mark, e->next);
+    CHECK(e, li && strstr(li, " score mate 1 "), "mate in 1 not reported as score mate 1");
+
+    eng_send(e, "position fen %s", MATE_IN_2);
+    int64_t t0 = now_ms();
+    bm = search(e, "go mate 2", 10000, &mark);
+    CHECK(e, now_ms() - t0 < 5000, "go mate 2 took %lld ms", (long long)(now_ms() - t0));
+    check_bestmove(e, bm, MATE_IN_2, NULL);
+    li = last_info(e, mark, e->next);
+    CHECK(e, li && strstr(li, " score mate 2 "), "mate in 2 not reported as score mate 2");
+    eng_quit(e);
+}
+
+Test(uci, go_with_clocks)
+{
+    Engine *e = eng_start();
+    eng_send(e, "position startpos");
+    sync_ready(e);
+    int64_t t0 = now_ms();
+    const char *bm = search(e, "go wtime 3000 btime 3000 winc 50 binc 50", 6000, NULL);
+    int64_t el = now_ms() - t0;
+    CHECK(e, el < 3000, "3 s on the clock, answered after %lld ms", (long long)el);
+    check_bestmove(e, bm, NULL, NULL);
+
+    /* Black to move must use btime, not the large wtime. */
+    eng_send(e, "position startpos moves e2e4");
+    sync_ready(e);
+    t0 = now_ms();
+    bm = search(e, "go wtime 600000 btime 2000 winc 0 binc 0", 6000, NULL);
+    el = now_ms() - t0;
+    CHECK(e, el < 2000, "black has 2 s, answered after %lld ms", (long long)el);
+    check_bestmove(e, bm, NULL, "e2e4");
+
+    /* Very little time: still a legal move, quickly. */
+    t0 = now_ms();
+    bm = search(e, "go wtime 50 btime 50", 3000, NULL);
+    check_bestmove(e, bm, NULL, "e2e4");
+    CHECK(e, now_ms() - t0 < 1000, "50 ms on the clock, answered after %lld ms",
+          (long long)(now_ms() - t0));
+    eng_quit(e);
+}
+
+Test(uci, go_movestogo)
+{
+    Engine *e = eng_start();
+    eng_send(e, "position startpos moves g1f3 d7d5");
+    sync_ready(e);
+    int64_t t0 = now_ms();
+    const char *bm = search(e, "go wtime 2000 btime 2000 movestogo 10", 6000, NULL);
+    int64_t el = now_ms() - t0;
+    CHECK(e, el < 2000, "2 s for 10 moves, answered after %lld ms", (long long)el);
+    check_bestmove(e, bm, NULL, "g1f3 d7d5");
+    /* The last move of the period may use more, but never the whole clock. */
+    t0 = now_ms();
+    bm = search(e, "go wtime 1000 btime 1000 winc 0 binc 0 movestogo 1", 6000, NULL);
+    el = now_ms() - t0;
+    CHECK(e, el < 1000, "1 s for 1 move, answered after %lld ms", (long long)el);
+    check_bestmove(e, bm, NULL, "g1f3 d7d5");
+    eng_quit(e);
+}
+
+Test(uci, searchmoves_restricts_the_root)
+{
+    Engine *e = eng_start();
+    eng_send(e, "position startpos");
+    int mark;
+    const char *bm = search(e, "go depth 6 searchmoves a2a3 h2h3", 20000, &mark);
+    CHECK(e, !strcmp(bm, "bestmove a2a3") || !strcmp(bm, "bestmove h2h3")
+                 || starts(bm, "bestmove a2a3 ") || starts(bm, "bestmove h2h3 "),
+          "searchmoves a2a3 h2h3 gave '%s'", bm);
+    check_bestmove(e, bm, NULL, NULL);
+    for (int i = mark; i < e->next; i++) {
+        char pv[16];
+        if (is_pv_info(e->lines[i]) && field(e->lines[i], "pv", pv, sizeof pv))
+            CHECK(e, !strcmp(pv, "a2a3") || !strcmp(pv, "h2h3"), "pv outside searchmoves: %s",
+                  e->lines[i]);
+    }
+    /* One move; and a limit after the move list. */
+    bm = search(e, "go searchmoves g2g4 depth 4", 20000, NULL);
+    CHECK(e, starts(bm, "bestmove g2g4"), "searchmoves g2g4 gave '%s'", bm);
+    eng_send(e, "position fen %s", KIWIPETE);
+    bm = search(e, "go depth 3 searchmoves e1c1", 20000, NULL);
+    CHECK(e, starts(bm, "bestmove e1c1"), "searchmoves e1c1 gave '%s'", bm);
+    eng_quit(e);
+}
+
+/* The lines of a completed MultiPV iteration: for every depth 1..depth there
+ * must be lines multipv 1..k with different first moves, best first. */
+static void check_multipv(Engine *e, int from, int to, int depth, int k)
+{
+    for (int d = 1; d <= depth; d++) {
+        char first[256][8];
+        long long score[256];
+        for (int j = 1; j <= k; j++) {
+            const char *found = NULL;
+            for (int i = from; i < to; i++) {
+                const char *l = e->lines[i];
+                if (is_pv_info(l) && field_num(l, "depth", -1) == d && field_num(l, "multipv", -1) == j
+                    && !strstr(l, "bound"))
+                    found = l;
+            }
+            CHECK(e, found, "no 'info depth %d ... multipv %d' line", d, j);
+            field(found, "pv", first[j - 1], sizeof first[0]);
+            score[j - 1] = field_num(found, "cp", 100000);
+            for (int p = 0; p < j - 1; p++)
+                CHECK(e, strcmp(first[p], first[j - 1]),
+                      "depth %d: multipv %d and %d both start with %s", d, p + 1, j, first[p]);
+            if (j > 1 && score[j - 2] != 100000 && score[j - 1] != 100000)
+                CHECK(e, score[j - 2] >= score[j - 1], "depth %d: multipv %d scores above %d", d, j,
+                      j - 1);
+        }
+    }
+    for (int i = from; i < to; i++)
+        CHECK(e, !starts(e->lines[i], "info depth") || field_num(e->lines[i], "multipv", 1) <= k,
+              "more than %d multipv lines: %s", k, e->lines[i]);
+}
+
+Test(uci, multipv)
+{
+    Engine *e = eng_start();
+    expect_no_error(e, "setoption name MultiPV value 3");
+    eng_send(e, "position startpos");
+    int mark;
+    const char *bm = search(e, "go depth 5", 20000, &mark);
+    check_bestmove(e, bm, NULL, NULL);
+    check_multipv(e, mark, e->next, 5, 3);
+    char mv[16], pv[16] = "";
+    field(bm, "bestmove", mv, sizeof mv);
+    for (int i = mark; i < e->next; i++)
+        if (is_pv_info(e->lines[i]) && field_num(e->lines[i], "multipv", -1) == 1)
+            field(e->lines[i], "pv", pv, sizeof pv);
+    CHECK(e, !strcmp(mv, pv), "bestmove %s is not the last multipv 1 move %s", mv, pv);
+
+    /* More lines than legal moves: one line per move. */
+    static const char *const Few = "7k/8/8/8/8/8/6P1/7K w - - 0 1";
+    Position *p = lib_pos(Few, NULL, false);
+    MoveList list;
+    gen_legal(p, &list);
+    free(p);
+    cr_assert_eq(list.count, 4);
+    expect_no_error(e, "setoption name MultiPV value 10");
+    eng_send(e, "position fen %s", Few);
+    bm = search(e, "go depth 4", 20000, &mark);
+    check_bestmove(e, bm, Few, NULL);
+    check_multipv(e, mark, e->next, 4, list.count);
+
+    /* 500 is clamped to 256 (and said so): the 20 moves of the start. */
+    expect_error(e, "setoption name MultiPV value 500", "256", NULL);
+    eng_send(e, "position startpos");
+    bm = search(e, "go depth 2", 20000, &mark);
+    check_bestmove(e, bm, NULL, NULL);
+    check_multipv(e, mark, e->next, 2, 20);
+
+    /* Back to one line. */
+    expect_no_error(e, "setoption name MultiPV value 1");
+    search(e, "go depth 3", 20000, &mark);
+    check_multipv(e, mark, e->next, 3, 1);
+    eng_quit(e);
+}
+
+static void check_wdl(Engine *e, int from, int to, bool want)
+{
+    int lines = 0;
+    for (int i = from; i < to; i++) {
+        const char *l = e->lines[i];
+        if (!is_pv_info(l))
+            continue;
+        lines++;
+        const char *w = strstr(l, " wdl ");
+        if (!want) {
+            CHECK(e, !w, "wdl shown with UCI_ShowWDL false: %s", l);
+            continue;
+        }
+        int a, b, c;
+        CHECK(e, w && sscanf(w, " wdl %d %d %d", &a, &b, &c) == 3, "no 'wdl W D L' in: %s", l);
+        CHECK(e, a >= 0 && b >= 0 && c >= 0 && a + b + c == 1000, "wdl %d %d %d does not sum to 1000",
+              a, b, c);
+        CHECK(e, strstr(l, " score ") < w, "wdl before the score: %s", l);
+        if (strstr(l, " score mate ") && !strstr(l, " score mate -"))
+            CHECK(e, a == 1000, "a mate for us with wdl %d %d %d", a, b, c);
+    }
+    CHECK(e, lines > 0, "no info lines");
+}
+
+Test(uci, show_wdl)
+{
+    Engine *e = eng_start();
+    eng_send(e, "position startpos");
+    int mark;
+    search(e, "go depth 4", 20000, &mark);
+    check_wdl(e, mark, e->next, false);
+    expect_no_error(e, "setoption name UCI_ShowWDL value true");
+    search(e, "go depth 5", 20000, &mark);
+    check_wdl(e, mark, e->next, true);
+    eng_send(e, "position fen %s", MATE_IN_1);
+    search(e, "go depth 4", 20000, &mark);
+    check_wdl(e, mark, e->next, true);
+    expect_no_error(e, "setoption name UCI_ShowWDL value false");
+    search(e, "go depth 3", 20000, &mark);
+    check_wdl(e, mark, e->next, false);
+    eng_quit(e);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Positions without a move                                                 */
+
+static void check_no_move(Engine *e, const char *go, const char *info)
+{
+    int mark;
+    const char *bm = search(e, go, 10000, &mark);
+    CHECK(e, !strcmp(bm, "bestmove (none)"), "'%s' gave '%s', expected 'bestmove (none)'", go, bm);
+    CHECK(e, e->next - 2 >= mark && !strcmp(e->lines[e->next - 2], info),
+          "the line before bestmove (none) is not '%s'", info);
+    CHECK(e, count_from(e, mark, "info string error") == 0, "error for '%s'", go);
+}
+
+Test(uci, checkmate_and_stalemate_have_no_bestmove)
+{
+    Engine *e = eng_start();
+    eng_send(e, "position fen %s", FOOLS_MATE);
+    check_no_move(e, "go depth 5", "info depth 0 score mate 0");
+    check_no_move(e, "go movetime 100", "info depth 0 score mate 0");
+    check_no_move(e, "go wtime 1000 btime 1000", "info depth 0 score mate 0");
+    eng_send(e, "position startpos moves f2f3 e7e5 g2g4 d8h4");
+    check_no_move(e, "go nodes 1000", "info depth 0 score mate 0");
+    eng_send(e, "position fen %s", STALEMATE);
+    check_no_move(e, "go depth 5", "info depth 0 score cp 0");
+    check_no_move(e, "go mate 3", "info depth 0 score cp 0");
+
+    /* go infinite on a mate still waits for stop. */
+    eng_send(e, "position fen %s", FOOLS_MATE);
+    int mark = e->next;
+    eng_send(e, "go infinite");
+    drain(e, 300);
+    CHECK(e, count_from(e, mark, "bestmove") == 0, "bestmove before stop in go infinite");
+    eng_send(e, "stop");
+    const char *bm = wait_for(e, "bestmove", 2000);
+    CHECK(e, bm && !strcmp(bm, "bestmove (none)"), "go infinite on a mate: no 'bestmove (none)'");
+    eng_quit(e);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Chess960                                                                 */
+
+static bool has_line_from(const Engine *e, int from, const char *line)
+{
+    for (int i = from; i < e->count; i++)
+        if (!strcmp(e->lines[i], line))
+            return true;
+    return false;
+}
+
+static void perft1(Engine *e, const char *fen, int *mark)
+{
+    eng_send(e, "position fen %s", fen);
+    *mark = e->next;
+    eng_send(e, "go perft 1");
+    CHECK(e, wait_for(e, "Nodes searched", 10000), "no perft answer for %s", fen);
+}
+
+Test(uci, chess960_castling_notation)
+{
+    static const char *const Std = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    static const char *const StdB = "r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1";
+    /* King on b1 next to the a1 rook: O-O-O is b1a1, b1c1 a king step. */
+    static const char *const Adj = "rk4rn/pppppppp/8/8/8/8/PPPPPPPP/RK4RN w GAga - 0 1";
+    static const char *const C960 = "1r1k3r/pppppppp/8/8/8/8/PPPPPPPP/1R1K3R w HBhb - 0 1";
+    Engine *e = eng_start();
+    int mark;
+    expect_no_error(e, "setoption name UCI_Chess960 value true");
+
+    perft1(e, Std, &mark);
+    CHECK(e, has_line_from(e, mark, "e1h1: 1") && has_line_from(e, mark, "e1a1: 1"),
+          "Chess960: castling not shown as e1h1 / e1a1");
+    CHECK(e, !has_line_from(e, mark, "e1g1: 1") && !has_line_from(e, mark, "e1c1: 1"),
+          "Chess960: castling shown as e1g1 / e1c1");
+    CHECK(e, has_line_from(e, mark, "Nodes searched: 26"), "perft 1 is not 26");
+    perft1(e, StdB, &mark);
+    CHECK(e, has_line_from(e, mark, "e8h8: 1") && has_line_from(e, mark, "e8a8: 1"),
+          "Chess960: black castling not shown as e8h8 / e8a8");
+    perft1(e, Adj, &mark);
+    CHECK(e, has_line_from(e, mark, "b1a1: 1") && has_line_from(e, mark, "b1g1: 1")
+                 && has_line_from(e, mark, "b1c1: 1") && has_line_from(e, mark, "Nodes searched: 24"),
+          "Chess960 divide of %s", Adj);
+    perft1(e, C960, &mark);
+    /* (d1c1 is also a king step here.) */
+    CHECK(e, has_line_from(e, mark, "d1h1: 1") && has_line_from(e, mark, "d1b1: 1")
+                 && !has_line_from(e, mark, "d1g1: 1") && has_line_from(e, mark, "Nodes searched: 25"),
+          "Chess960 divide of %s", C960);
+
+    /* Castling both ways, both colours, written king-takes-rook. */
+    expect_no_error(e, "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1h1 e8a8");
+    expect_fen(e, "2kr3r/8/8/8/8/8/8/R4RK1 w - - 2 2", "e1h1 e8a8");
+    expect_no_error(e, "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1a1 e8h8");
+    expect_fen(e, "r4rk1/8/8/8/8/8/8/2KR3R w - - 2 2", "e1a1 e8h8");
+    expect_no_error(e, "position fen rk4rn/pppppppp/8/8/8/8/PPPPPPPP/RK4RN w GAga - 0 1 moves b1a1 b8g8");
+    expect_fen(e, "r4rkn/pppppppp/8/8/8/8/PPPPPPPP/2KR2RN w - - 2 2", "b1a1 b8g8");
+    /* b1c1 here is the king step, not castling. */
+    expect_no_error(e, "position fen rk4rn/pppppppp/8/8/8/8/PPPPPPPP/RK4RN w GAga - 0 1 moves b1c1");
+    char fen[128];
+    show(e, fen, sizeof fen, NULL, 0);
+    CHECK(e, starts(fen, "rk4rn/pppppppp/8/8/8/8/PPPPPPPP/R1K3RN b "), "b1c1 is not a king step: %s",
+          fen);
+    expect_no_error(e, "position fen 1r1k3r/pppppppp/8/8/8/8/PPPPPPPP/1R1K3R w HBhb - 0 1 moves d1h1 d8b8");
+    expect_fen(e, "2kr3r/pppppppp/8/8/8/8/PPPPPPPP/1R3RK1 w - - 2 2", "d1h1 d8b8");
+
+    /* The search prints its castling bestmove the same way. */
+    eng_send(e, "position fen %s", Std);
+    const char *bm = search(e, "go depth 2 searchmoves e1h1", 10000, &mark);
+    CHECK(e, starts(bm, "bestmove e1h1"), "Chess960 bestmove castling: '%s'", bm);
+    const char *li = last_info(e, mark, e->next);
+    CHECK(e, li && strstr(li, " pv e1h1"), "Chess960 pv castling not e1h1");
+    eng_quit(e);
+}
+
+Test(uci, standard_castling_notation)
+{
+    static const char *const Std = "r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1";
+    Engine *e = eng_start();
+    int mark;
+    perft1(e, Std, &mark);
+    CHECK(e, has_line_from(e, mark, "e1g1: 1") && has_line_from(e, mark, "e1c1: 1"),
+          "castling not shown as e1g1 / e1c1");
+    CHECK(e, !has_line_from(e, mark, "e1h1: 1") && !has_line_from(e, mark, "e1a1: 1"),
+          "castling shown king-takes-rook without UCI_Chess960");
+    expect_no_error(e, "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1g1 e8c8");
+    expect_fen(e, "2kr3r/8/8/8/8/8/8/R4RK1 w - - 2 2", "e1g1 e8c8");
+    expect_no_error(e, "position startpos moves e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1");
+    char want[128];
+    lib_fen(NULL, "e2e4 e7e5 g1f3 b8c6 f1c4 g8f6 e1g1", false, want, sizeof want);
+    expect_fen(e, want, "a standard game with e1g1");
+    eng_send(e, "position fen %s", Std);
+    const char *bm = search(e, "go depth 2 searchmoves e1c1", 10000, &mark);
+    CHECK(e, starts(bm, "bestmove e1c1"), "standard bestmove castling: '%s'", bm);
+
+    /* Switching UCI_Chess960 on and off again. */
+    expect_no_error(e, "setoption name UCI_Chess960 value true");
+    expect_no_error(e, "setoption name UCI_Chess960 value false");
+    perft1(e, Std, &mark);
+    CHECK(e, has_line_from(e, mark, "e1g1: 1"), "castling not e1g1 after UCI_Chess960 off again");
+    eng_quit(e);
+}
+
+Test(uci, chess960_start_positions)
+{
+    /* A fixed start position (Chess960 #0) and, when the shared data is
+     * there, three positions of the X-FEN opening file: the UCI perft 2 must
+     * match the library's, and a search must give a legal move. */
+    const char *fens[4] = {"bbqnnrkr/pppppppp/8/8/8/8/PPPPPPPP/BBQNNRKR w KQkq - 0 1"};
+    char lines[3][256];
+    int n = 1;
+    FILE *f = fopen("../shared/data/openings/chess960-xfen.epd", "r");
+    if (f) {
+        char buf[256];
+        int row = 0;
+        while (n < 4 && fgets(buf, sizeof buf, f)) {
+            row++;
+            if (row != 7 && row != 300 && row != 901)
+                continue;
+            buf[strcspn(buf, "\r\n;")] = '\0';
+            snprintf(lines[n - 1], sizeof lines[0], "%s", buf);
+            fens[n] = lines[n - 1];
+            n++;
+        }
+        fclose(f);
+    }
+    Engine *e = eng_start();
+    expect_no_error(e, "setoption name UCI_Chess960 value true");
+    for (int i = 0; i < n; i++) {
+        Position *p = lib_pos(fens[i], NULL, true);
+        uint64_t want = perft(p, 2);
+        free(p);
+        eng_send(e, "position fen %s", fens[i]);
+        int mark = e->next;
+        eng_send(e, "go perft 2");
+        const char *l = wait_for(e, "Nodes searched: ", 10000);
+        CHECK(e, l && strtoull(l + 16, NULL, 10) == want, "%s: perft 2 should be %llu", fens[i],
+              (unsigned long long)want);
+        CHECK(e, count_from(e, mark, "info string error") == 0, "error for %s", fens[i]);
+        char fen[128];
+        show(e, fen, sizeof fen, NULL, 0);
+        CHECK(e, !strncmp(fen, fens[i], strcspn(fens[i], " ")), "position %s shown as %s", fens[i],
+              fen);
+        check_bestmove(e, search(e, "go depth 3", 10000, NULL), fens[i], NULL);
+    }
+    eng_quit(e);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Bad input                                                                */
+
+Test(uci, unknown_blank_and_crlf_lines)
+{
+    Engine *e = eng_start();
+    eng_send(e, "position startpos moves e2e4 e7e5");
+    char before[128];
+    show(e, before, sizeof before, NULL, 0);
+
+    expect_error(e, "foo bar", "foo", NULL);
+    expect_error(e, "ISREADY", "ISREADY", NULL);
+    expect_error(e, "\tgoo depth 5", "goo", NULL);
+    expect_fen(e, before, "unknown commands");
+
+    /* Blank lines are not commands: no answer at all, nothing changes. */
+    static const char *const Blank[] = {"", " ", "   \t  ", "\r", " \r", "\t\r"};
+    for (size_t i = 0; i < sizeof Blank / sizeof Blank[0]; i++) {
+        int mark = e->next;
+        send_raw(e, Blank[i], strlen(Blank[i]));
+        send_raw(e, "\n", 1);
+        sync_ready(e);
+        CHECK(e, e->next == mark + 1, "blank line %zu was answered: '%s'", i, e->lines[mark]);
+    }
+    expect_fen(e, before, "blank lines");
+
+    /* CRLF line ends work like LF. */
+    int mark = e->next;
+    send_raw(e, "isready\r\n", 9);
+    CHECK(e, wait_for(e, "readyok", 2000), "no readyok for isready\\r\\n");
+    CHECK(e, e->next == mark + 1, "isready\\r\\n gave extra output");
+    const char *cr = "position startpos moves d2d4 d7d5 c2c4\r\n";
+    send_raw(e, cr, strlen(cr));
+    char want[128];
+    lib_fen(NULL, "d2d4 d7d5 c2c4", false, want, sizeof want);
+    expect_fen(e, want, "position ...\\r\\n");
+    cr = "go depth 2\r\n";
+    send_raw(e, cr, strlen(cr));
+    check_bestmove(e, wait_for(e, "bestmove", 10000), NULL, "d2d4 d7d5 c2c4");
+    cr = "setoption name MultiPV value 2\r\nisready\r\n";
+    mark = e->next;
+    send_raw(e, cr, strlen(cr));
+    CHECK(e, wait_for(e, "readyok", 5000), "no readyok");
+    CHECK(e, count_from(e, mark, "info string error") == 0, "setoption ...\\r\\n gave an error");
+    eng_quit(e);
+}
+
+Test(uci, one_megabyte_lines)
+{
+    enum { MB = 1 << 20 };
+    Engine *e = eng_start();
+    eng_send(e, "position fen %s", KIWIPETE);
+    char before[128];
+    show(e, before, sizeof before, NULL, 0);
+    char *big = malloc(MB + 64);
+    cr_assert(big);
+
+    memset(big, 'x', MB);
+    big[MB] = '\0';
+    expect_error(e, big, "unknown command", NULL);
+    expect_fen(e, before, "a 1 MB unknown command");
+
+    int n = snprintf(big, 64, "position fen ");
+    memset(big + n, 'p', MB - (size_t)n);
+    big[MB] = '\0';
+    expect_error(e, big, "FEN", NULL);
+    expect_fen(e, before, "a 1 MB FEN");
+
+    n = snprintf(big, 64, "position startpos moves");
+    for (size_t i = (size_t)n; i + 5 < MB; i += 5)
+        memcpy(big + i, " a1a1", 5);
+    big[MB - 5] = '\0';
+    expect_error(e, big, "move 1 ", "a1a1");
+    expect_fen(e, before, "a 1 MB move list");
+
+    n = snprintf(big, 64, "go depth 1 ");
+    memset(big + n, 'z', MB - (size_t)n);
+    big[MB] = '\0';
+    expect_error(e, big, "go", NULL);
+
+    /* A megabyte of blanks before a command. */
+    memset(big, ' ', MB);
+    strcpy(big + MB, "isready");
+    int mark = e->next;
+    send_raw(e, big, strlen(big));
+    send_raw(e, "\n", 1);
+    CHECK(e, wait_for(e, "readyok", 5000), "no readyok after 1 MB of blanks");
+    CHECK(e, count_from(e, mark, "info string error") == 0, "error for blanks + isready");
+    free(big);
+
+    expect_fen(e, before, "1 MB lines");
+    check_bestmove(e, search(e, "go depth 3", 10000, NULL), KIWIPETE, NULL);
+    eng_quit(e);
+}
+
+Test(uci, bad_fen_keeps_the_position)
+{
+    static const char *const Bad[] = {
+        "position fen rnbqkbnr/pppppppp/8/8 w KQkq - 0 1",
+        "position fen",
+        "position fen 8/8/8/8/8/8/8/8 w - - 0 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR x KQkq - 0 1",
+        "position fen rnbqkbnr/pppppppp/9/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+        "position fen rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1",
+        "position fen 4k3/4R3/8/8/8/8/8/4K3 w - - 0 1",
+        "position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 trailing",
+        "position fen 4k3/8/8/8/8/8/8/4K3 w - - zero 1",
+        "position fen 3kk3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "position fen moves e2e4",
+        "position",
+        "position foo",
+        "position startpos e2e4",
+        "position startpos movesx e2e4",
+    };
+    Engine *e = eng_start();
+    eng_send(e, "position startpos moves e2e4 c7c5 g1f3");
+    char before[128];
+    show(e, before, sizeof before, NULL, 0);
+    for (size_t i = 0; i < sizeof Bad / sizeof Bad[0]; i++) {
+        expect_error(e, Bad[i], NULL, NULL);
+        expect_fen(e, before, Bad[i]);
+    }
+    check_bestmove(e, search(e, "go depth 3", 10000, NULL), NULL, "e2e4 c7c5 g1f3");
+    /* An empty move list is fine. */
+    expect_no_error(e, "position startpos moves");
+    expect_fen(e, START_FEN, "position startpos moves");
+    eng_quit(e);
+}
+
+Test(uci, illegal_move_keeps_the_position)
+{
+    static const struct {
+        const char *cmd, *move, *index;
+    } Bad[] = {
+        {"position startpos moves e2e4 e7e5 e1e2 e8e7 g1g3", "'g1g3'", "move 5 "},
+        {"position startpos moves e2e4 e2e4", "'e2e4'", "move 2 "},
+        {"position startpos moves e7e5", "'e7e5'", "move 1 "},
+        {"position startpos moves e2e4 xyz", "'xyz'", "move 2 "},
+        {"position startpos moves e2e4 e7e5 e1g1", "'e1g1'", "move 3 "},
+        {"position startpos moves e2e4 e7e5 e2e4x", "'e2e4x'", "move 3 "},
+        {"position fen 4k3/P7/8/8/8/8/8/4K3 w - - 0 1 moves a7a8", "'a7a8'", "move 1 "},
+        {"position fen 4k3/P7/8/8/8/8/8/4K3 w - - 0 1 moves a7a8k", "'a7a8k'", "move 1 "},
+        {"position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 moves e1e2 e8e7 e2e3 e7e6 e3e4 e6e5",
+         "'e6e5'", "move 6 "},
+    };
+    Engine *e = eng_start();
+    eng_send(e, "position fen %s", KIWIPETE);
+    char before[128];
+    show(e, before, sizeof before, NULL, 0);
+    for (size_t i = 0; i < sizeof Bad / sizeof Bad[0]; i++) {
+        expect_error(e, Bad[i].cmd, Bad[i].move, Bad[i].index);
+        expect_fen(e, before, Bad[i].cmd);
+    }
+    /* The legal prefix is not kept either: a search is from Kiwipete. */
+    check_bestmove(e, search(e, "go depth 3", 10000, NULL), KIWIPETE, NULL);
+    /* Promotions written in full are fine. */
+    expect_no_error(e, "position fen 4k3/P7/8/8/8/8/8/4K3 w - - 0 1 moves a7a8n");
+    expect_fen(e, "N3k3/8/8/8/8/8/8/4K3 b - - 0 1", "a7a8n");
+    eng_quit(e);
+}
+
+Test(uci, bad_go_is_refused)
+{
+    static const struct {
+        const char *cmd, *word;
+    } Bad[] = {
+        {"go depth abc", "depth"},   {"go depth", "depth"},       {"go nodes -5", "nodes"},
+        {"go movetime xyz", "movetime"}, {"go mate", "mate"},     {"go foo", "foo"},
+        {"go depth 5 bar", "bar"},   {"go searchmoves e2e5", "e2e5"},
+        {"go searchmoves e7e5 depth 2", "e7e5"}, {"go perft 0", "perft"},
+        {"go perft abc", "perft"},   {"go perft 21", "perft"},    {"go movestogo -1", "movestogo"},
+        {"go depth 99999999999999999999", "depth"},
+    };
+    Engine *e = eng_start();
+    eng_send(e, "position startpos");
+    int mark = e->next;
+    for (size_t i = 0; i < sizeof Bad / sizeof Bad[0]; i++)
+        expect_error(e, Bad[i].cmd, Bad[i].word, NULL);
+    /* No search was started: `d` is answered (it would be refused during an
+     * endless search) and no bestmove came. */
+    expect_fen(e, START_FEN, "bad go commands");
+    drain(e, 100);
+    CHECK(e, count_from(e, mark, "bestmove") == 0, "a refused go printed a bestmove");
+    check_bestmove(e, search(e, "go depth 1", 10000, NULL), NULL, NULL);
+    /* Negative clock times (a flagged GUI) are said and taken as 0. */
+    mark = e->next;
+    int64_t t0 = now_ms();
+    const char *bm = search(e, "go wtime -100 btime -100", 5000, NULL);
+    check_bestmove(e, bm, NULL, NULL);
+    CHECK(e, now_ms() - t0 < 2000, "no time left, answered after %lld ms", (long long)(now_ms() - t0));
+    CHECK(e, count_from(e, mark, "info string") >= 1, "negative wtime not mentioned");
+    sync_ready(e);
+    CHECK(e, count_from(e, mark, "bestmove") == 1, "%d bestmoves", count_from(e, mark, "bestmove"));
+    /* A missing number must not be reported with an earlier command's text. */
+    expect_error(e, "go nodes qwerty", "qwerty", NULL);
+    const char *err = expect_error(e, "go depth", "depth", NULL);
+    CHECK(e, !strstr(err, "qwerty"),
+          "'go depth' (number missing) is reported with the word of an earlier command: %s", err);
+    eng_quit(e);
+}
+
+Test(uci, bad_setoption)
+{
+    Engine *e = eng_start();
+    expect_error(e, "setoption name Foo value 3", "Foo", NULL);
+    expect_error(e, "setoption name Foo Bar", "Foo Bar", NULL);
+    expect_error(e, "setoption name Hash value abc", "Hash", "abc");
+    expect_error(e, "setoption name Hash value 12x", "Hash", NULL);
+    expect_error(e, "setoption name Hash", "Hash", NULL);
+    expect_error(e, "setoption name Hash value 0", "set to 1", NULL);
+    expect_error(e, "setoption name Threads value 0", "set to 1", NULL);
+    expect_error(e, "setoption name Threads value -3", "set to 1", NULL);
+    expect_error(e, "setoption name Move Overhead value 99999", "set to 5000", NULL);
+    expect_error(e, "setoption name Move Overhead value -1", "set to 0", NULL);
+    expect_error(e, "setoption name MultiPV value 0", "set to 1", NULL);
+    expect_error(e, "setoption name MultiPV value 99999999999999999999999", "MultiPV", NULL);
+    expect_error(e, "setoption name UCI_ShowWDL value yes", "UCI_ShowWDL", NULL);
+    expect_error(e, "setoption name Ponder", "Ponder", NULL);
+    expect_error(e, "setoption name", NULL, NULL);
+    expect_error(e, "setoption", NULL, NULL);
+    expect_error(e, "setoption Hash value 4", NULL, NULL);
+    /* Names are case-insensitive; these are fine. */
+    expect_no_error(e, "setoption name hash value 8");
+    expect_no_error(e, "setoption name MOVE OVERHEAD value 30");
+    expect_no_error(e, "setoption name clear hash");
+    expect_no_error(e, "setoption name multipv value 2");
+    /* A refused value leaves the option as it was (MultiPV 2). */
+    expect_error(e, "setoption name MultiPV value many", "many", NULL);
+    eng_send(e, "position startpos");
+    int mark;
+    check_bestmove(e, search(e, "go depth 3", 10000, &mark), NULL, NULL);
+    check_multipv(e, mark, e->next, 3, 2);
+    /* The clamped Threads 1 and Move Overhead 0 searches too. */
+    expect_error(e, "setoption name Move Overhead value -1", "set to 0", NULL);
+    check_bestmove(e, search(e, "go movetime 100", 5000, NULL), NULL, NULL);
+    eng_quit(e);
+}
+
+Test(uci, stop_and_ponderhit_without_a_search)
+{
+    Engine *e = eng_start();
+    int mark = e->next;
+    expect_error(e, "stop", "stop", NULL);
+    expect_error(e, "ponderhit", "ponderhit", NULL);
+    check_bestmove(e, search(e, "go depth 2", 10000, NULL), NULL, NULL);
+    settle(e);
+    expect_error(e, "stop", "stop", NULL);
+    expect_error(e, "ponderhit", "ponderhit", NULL);
+    /* ponderhit during a plain go infinite does not end it. */
+    eng_send(e, "go infinite");
+    CHECK(e, wait_for(e, "info depth", 10000), "no info line after go infinite");
+    eng_send(e, "ponderhit");
+    drain(e, 300);
+    CHECK(e, count_from(e, mark, "bestmove") == 1, "ponderhit ended a go infinite");
+    eng_send(e, "stop");
+    check_bestmove(e, wait_for(e, "bestmove", 2000), NULL, NULL);
+    sync_ready(e);
+    drain(e, 100);
+    CHECK(e, count_from(e, mark, "bestmove") == 2, "%d bestmoves for two searches",
+          count_from(e, mark, "bestmove"));
+    eng_quit(e);
+}
+
+Test(uci, commands_during_an_endless_search_are_refused)
+{
+    Engine *e = eng_start();
+    eng_send(e, "position startpos moves e2e4");
+    int mark = e->next;
+    eng_send(e, "go infinite");
+    CHECK(e, wait_for(e, "info depth", 10000), "no info line after go infinite");
+    static const char *const Refused[] = {
+        "position startpos", "position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1", "go depth 1",
+        "go infinite", "setoption name MultiPV value 3", "ucinewgame", "d", "go perft 2",
+    };
+    for (size_t i = 0; i < sizeof Refused / sizeof Refused[0]; i++)
+        expect_error(e, Refused[i], "search is running", NULL);
+    drain(e, 200);
+    CHECK(e, count_from(e, mark, "bestmove") == 0, "the search ended before stop");
+    eng_send(e, "stop");
+    const char *bm = wait_for(e, "bestmove", 2000);
+    check_bestmove(e, bm, NULL, "e2e4");
+    sync_ready(e);
+    drain(e, 100);
+    CHECK(e, count_from(e, mark, "bestmove") == 1, "%d bestmoves", count_from(e, mark, "bestmove"));
+    char want[128];
+    lib_fen(NULL, "e2e4", false, want, sizeof want);
+    expect_fen(e, want, "refused position commands");
+    /* MultiPV stayed 1. */
+    search(e, "go depth 2", 10000, &mark);
+    check_multipv(e, mark, e->next, 2, 1);
+
+    /* The same while pondering. */
+    mark = e->next;
+    eng_send(e, "go ponder wtime 10000 btime 10000");
+    CHECK(e, wait_for(e, "info depth", 10000), "no info line after go ponder");
+    expect_error(e, "position startpos", "search is running", NULL);
+    expect_error(e, "go depth 1", "search is running", NULL);
+    CHECK(e, count_from(e, mark, "bestmove") == 0, "the ponder search ended by itself");
+    eng_send(e, "stop");
+    check_bestmove(e, wait_for(e, "bestmove", 2000), NULL, "e2e4");
+    settle(e);
+    expect_fen(e, want, "refused position while pondering");
+    eng_quit(e);
+}
+
+/* After `stop` an endless search is over as far as the GUI is concerned:
+ * the next position and go must be obeyed, whether the GUI sends them right
+ * behind the stop (as on a ponder miss) or as soon as it reads the bestmove.
+ * Returns the number of rounds in which they were refused; *example gets
+ * the first refusal. */
+static int next_search_refused(Engine *e, const char *go, bool wait_bestmove, char *example,
+                               size_t len)
+{
+    eng_send(e, "position startpos");
+    eng_send(e, "%s", go);
+    CHECK(e, wait_for(e, "info depth", 10000), "no info line after %s", go);
+    int mark = e->next;
+    if (wait_bestmove) {
+        eng_send(e, "stop");
+        check_bestmove(e, wait_for(e, "bestmove", 2000), NULL, NULL);
+        mark = e->next;
+        eng_send(e, "position startpos moves e2e4\ngo depth 1");
+    } else
+        eng_send(e, "stop\nposition startpos moves e2e4\ngo depth 1");
+    sync_ready(e);
+    const char *err = NULL;
+    int bestmoves = 0;
+    for (int i = mark; i < e->next; i++) {
+        if (!err && starts(e->lines[i], "info string error"))
+            err = e->lines[i];
+        bestmoves += starts(e->lines[i], "bestmove");
+    }
+    if (err) {
+        if (!*example)
+            snprintf(example, len, "%s", err);
+        settle(e);
+        return 1;
+    }
+    /* The stopped search's bestmove (when not read yet), then the new one,
+     * for black after e2e4. */
+    int want = wait_bestmove ? 1 : 2;
+    const char *bm = NULL;
+    for (int i = mark; i < e->next; i++)
+        if (starts(e->lines[i], "bestmove") && --want == 0)
+            bm = e->lines[i];
+    while (!bm) {
+        const char *l = wait_for(e, "bestmove", 5000);
+        CHECK(e, l, "no bestmove for go depth 1 after stop");
+        if (--want == 0)
+            bm = l;
+    }
+    check_bestmove(e, bm, NULL, "e2e4");
+    return 0;
+}
+
+Test(uci, commands_right_after_stop_are_accepted)
+{
+    static const char *const Gos[] = {"go infinite", "go ponder wtime 100000 btime 100000",
+                                      "go infinite depth 3"};
+    Engine *e = eng_start();
+    int rounds = 0, behind_stop = 0, after_bestmove = 0;
+    char ex1[256] = "", ex2[256] = "";
+    for (int r = 0; r < 4; r++)
+        for (size_t g = 0; g < sizeof Gos / sizeof Gos[0]; g++) {
+            rounds++;
+            behind_stop += next_search_refused(e, Gos[g], false, ex1, sizeof ex1);
+            after_bestmove += next_search_refused(e, Gos[g], true, ex2, sizeof ex2);
+        }
+    CHECK(e, behind_stop == 0 && after_bestmove == 0,
+          "'position' / 'go' refused as sent during a search: %d of %d times when sent right "
+          "after stop (e.g. '%s'), %d of %d times when sent on reading the bestmove (e.g. '%s')",
+          behind_stop, rounds, ex1, after_bestmove, rounds, ex2);
+    eng_quit(e);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Ending the process                                                       */
+
+static void quit_during(const char *go)
+{
+    Engine *e = eng_start();
+    eng_send(e, "position fen %s", KIWIPETE);
+    eng_send(e, "%s", go);
+    CHECK(e, wait_for(e, "info depth", 10000), "no info line after '%s'", go);
+    int64_t t0 = now_ms();
+    eng_send(e, "quit");
+    CHECK(e, wait_exit(e, 2000), "not ended 2 s after quit during '%s'", go);
+    CHECK(e, now_ms() - t0 <= 2000, "quit took %lld ms", (long long)(now_ms() - t0));
+    check_clean_exit(e);
+    eng_free(e);
+}
+
+Test(uci, quit_during_a_search)
+{
+    quit_during("go infinite");
+    quit_during("go depth 100");
+    quit_during("go ponder wtime 100000 btime 100000");
+}
+
+Test(uci, end_of_input_after_a_finite_go)
+{
+    Engine *e = eng_start();
+    eng_send(e, "position startpos moves e2e4");
+    eng_send(e, "go depth 6");
+    close_input(e);
+    CHECK(e, wait_exit(e, 15000), "not ended 15 s after end of input");
+    check_clean_exit(e);
+    const char *bm = wait_for(e, "bestmove", 0);
+    CHECK(e, bm, "no bestmove after end of input");
+    check_bestmove(e, bm, NULL, "e2e4");
+    CHECK(e, count_from(e, 0, "info depth 6 ") >= 1, "the search did not reach depth 6");
+    eng_free(e);
+}
+
+Test(uci, end_of_input_during_an_endless_search)
+{
+    static const char *const Gos[] = {"go infinite", "go ponder wtime 100000 btime 100000"};
+    for (size_t i = 0; i < 2; i++) {
+        Engine *e = eng_start();
+        eng_send(e, "position startpos");
+        eng_send(e, "%s", Gos[i]);
+        CHECK(e, wait_for(e, "info depth", 10000), "no info line after %s", Gos[i]);
+        int64_t t0 = now_ms();
+        close_input(e);
+        CHECK(e, wait_exit(e, 2000), "not ended 2 s after end of input during %s", Gos[i]);
+        CHECK(e, now_ms() - t0 <= 2000, "took %lld ms", (long long)(now_ms() - t0));
+        check_clean_exit(e);
+        CHECK(e, count_from(e, 0, "bestmove") <= 1, "more than one bestmove");
+        eng_free(e);
+    }
+}
+
+/* ------------------------------------------------------------------------ */
+/* Determinism, threads, hash                                               */
+
+static long long final_nodes(Engine *e, int mark, int depth, char *best, size_t len)
+{
+    const char *li = last_info(e, mark, e->next);
+    CHECK(e, li && field_num(li, "depth", -1) == depth, "no final depth %d info line", depth);
+    const char *bm = e->lines[e->next - 1];
+    field(bm, "bestmove", best, len);
+    return field_num(li, "nodes", -1);
+}
+
+Test(uci, ucinewgame_makes_searches_repeatable)
+{
+    Engine *e = eng_start();
+    char b1[16], b2[16], b3[16];
+    int mark;
+    eng_send(e, "ucinewgame");
+    eng_send(e, "position startpos");
+    search(e, "go depth 8", 20000, &mark);
+    long long n1 = final_nodes(e, mark, 8, b1, sizeof b1);
+    /* Fill the TT and the histories with something else. */
+    eng_send(e, "position fen %s", KIWIPETE);
+    search(e, "go depth 6", 20000, NULL);
+    eng_send(e, "ucinewgame");
+    eng_send(e, "position startpos");
+    search(e, "go depth 8", 20000, &mark);
+    long long n2 = final_nodes(e, mark, 8, b2, sizeof b2);
+    CHECK(e, n1 > 0 && n1 == n2, "go depth 8 after ucinewgame: %lld nodes, then %lld", n1, n2);
+    CHECK(e, !strcmp(b1, b2), "go depth 8 after ucinewgame: bestmove %s, then %s", b1, b2);
+    /* A fresh engine gives the same count. */
+    eng_quit(e);
+    e = eng_start();
+    eng_send(e, "position startpos");
+    search(e, "go depth 8", 20000, &mark);
+    long long n3 = final_nodes(e, mark, 8, b3, sizeof b3);
+    CHECK(e, n3 == n1, "a fresh engine: %lld nodes, before %lld", n3, n1);
+    eng_quit(e);
+}
+
+/* Sends a Threads change; returns a line it printed of its own (there
+ * should be none: no search output without a go), or NULL. */
+static char *set_threads(Engine *e, int n)
+{
+    int mark = e->next;
+    eng_send(e, "setoption name Threads value %d", n);
+    sync_ready(e);
+    drain(e, 300);
+    for (int i = mark; i < e->count; i++)
+        if (strcmp(e->lines[i], "readyok"))
+            return e->lines[i];
+    return NULL;
+}
+
+Test(uci, two_threads)
+{
+    Engine *e = eng_start();
+    expect_no_error(e, "setoption name Threads value 2");
+    eng_send(e, "position startpos");
+    int mark;
+    const char *bm = search(e, "go depth 8", 20000, &mark);
+    check_bestmove(e, bm, NULL, NULL);
+    CHECK(e, count_from(e, mark, "info depth 8 ") >= 1, "no depth 8 info with 2 threads");
+    eng_send(e, "go perft 4");
+    const char *l = wait_for(e, "Nodes searched", 20000);
+    CHECK(e, l && !strcmp(l, "Nodes searched: 197281"), "perft 4 with 2 threads");
+    /* Stop works with helpers running. */
+    eng_send(e, "go infinite");
+    CHECK(e, wait_for(e, "info depth", 10000), "no info line after go infinite");
+    drain(e, 200);
+    eng_send(e, "stop");
+    check_bestmove(e, wait_for(e, "bestmove", 2000), NULL, NULL);
+    settle(e);
+    /* Back to one thread and to two again, after searches: the searches
+     * work, and the change itself prints nothing. */
+    char *extra1 = set_threads(e, 1);
+    eng_send(e, "position startpos moves e2e4");
+    check_bestmove(e, search(e, "go depth 5", 20000, NULL), NULL, "e2e4");
+    char *extra2 = set_threads(e, 2);
+    check_bestmove(e, search(e, "go depth 6", 20000, NULL), NULL, "e2e4");
+    CHECK(e, !extra1, "'setoption name Threads value 1' after a search printed '%s' without any go",
+          extra1);
+    CHECK(e, !extra2, "'setoption name Threads value 2' after a search printed '%s' without any go",
+          extra2);
+    eng_quit(e);
+}
+
+Test(uci, hash_sizes)
+{
+    Engine *e = eng_start();
+    expect_no_error(e, "setoption name Hash value 64");
+    eng_send(e, "position fen %s", KIWIPETE);
+    check_bestmove(e, search(e, "go depth 6", 20000, NULL), KIWIPETE, NULL);
+    expect_error(e, "setoption name Hash value 33554432", "Hash", NULL);
+    check_bestmove(e, search(e, "go depth 5", 20000, NULL), KIWIPETE, NULL);
+    expect_error(e, "setoption name Hash value 99999999999", "set to 33554432", NULL);
+    expect_no_error(e, "setoption name Hash value 1");
+    check_bestmove(e, search(e, "go depth 5", 20000, NULL), KIWIPETE, NULL);
+    expect_no_error(e, "setoption name Clear Hash");
+    check_bestmove(e, search(e, "go depth 4", 20000, NULL), KIWIPETE, NULL);
+    eng_quit(e);
+}
+
+/* ------------------------------------------------------------------------ */
+/* d                                                                        */
+
+Test(uci, d_shows_the_game_state)
+{
+    static const char *const Knights = "g1f3 g8f6 f3g1 f6g8";
+    static const struct {
+        const char *fen;
+        int reps; /* times the knight dance is played from the start */
+        const char *state, *checkers;
+    } Cases[] = {
+        {NULL, 0, "ongoing", "-"},
+        {NULL, 2, "threefold", "-"},
+        {NULL, 3, "threefold", "-"},
+        {NULL, 4, "fivefold", "-"},
+        {"rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", 0, "checkmate", "h4"},
+        {"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", 0, "stalemate", "-"},
+        {"8/8/8/4k3/8/8/8/4K3 w - - 0 1", 0, "dead", "-"},
+        {"4k3/8/8/8/8/8/4P3/4K3 w - - 150 100", 0, "75-move", "-"},
+        {"4k3/8/8/8/8/8/4P3/4K3 w - - 100 100", 0, "50-move", "-"},
+    };
+    Engine *e = eng_start();
+    for (size_t i = 0; i < sizeof Cases / sizeof Cases[0]; i++) {
+        char cmd[512], moves[256] = "";
+        for (int r = 0; r < Cases[i].reps; r++)
+            snprintf(moves + strlen(moves), sizeof moves - strlen(moves), "%s%s", r ? " " : "",
+                     Knights);
+        if (Cases[i].fen)
+            snprintf(cmd, sizeof cmd, "position fen %s", Cases[i].fen);
+        else
+            snprintf(cmd, sizeof cmd, "position startpos%s%s", *moves ? " moves " : "", moves);
+        expect_no_error(e, cmd);
+        char fen[128], state[128], want[128];
+        eng_send(e, "d");
+        const char *l = wait_for(e, "Fen: ", 10000);
+        CHECK(e, l, "no Fen line");
+        snprintf(fen, sizeof fen, "%s", l + 5);
+        l = wait_for(e, "Checkers: ", 5000);
+        CHECK(e, l && !strcmp(l + 10, Cases[i].checkers), "%s: checkers '%s', expected '%s'", cmd,
+              l ? l + 10 : "(none)", Cases[i].checkers);
+        l = wait_for(e, "State: ", 5000);
+        CHECK(e, l, "no State line");
+        snprintf(state, sizeof state, "%s", l + 7);
+        CHECK(e, wait_for(e, "Legal moves", 5000), "no Legal moves line");
+        CHECK(e, strstr(state, Cases[i].state), "%s: State '%s' does not say '%s'", cmd, state,
+              Cases[i].state);
+        if (!strcmp(Cases[i].state, "threefold") || !strcmp(Cases[i].state, "ongoing"))
+            CHECK(e, !strstr(state, "fivefold"), "%s: State '%s'", cmd, state);
+        lib_fen(Cases[i].fen, *moves ? moves : NULL, false, want, sizeof want);
+        CHECK(e, !strcmp(fen, want), "%s: Fen '%s', expected '%s'", cmd, fen, want);
+    }
+    eng_quit(e);
+}
+
+/* Other commands of the README answer without errors. */
+Test(uci, other_commands)
+{
+    Engine *e = eng_start();
+    expect_no_error(e, "debug on");
+    expect_no_error(e, "debug off");
+    expect_error(e, "debug maybe", "debug", NULL);
+    int mark = e->next;
+    expect_no_error(e, "help");
+    CHECK(e, e->next - mark > 3, "help printed %d lines", e->next - mark - 1);
+    eng_send(e, "position fen %s", KIWIPETE);
+    expect_no_error(e, "eval");
+    expect_no_error(e, "ucinewgame");
+    eng_send(e, "position fen %s", KIWIPETE);
+    eng_send(e, "perft 2");
+    const char *l = wait_for(e, "Nodes searched", 10000);
+    CHECK(e, l && !strcmp(l, "Nodes searched: 2039"), "perft 2 of Kiwipete");
+    eng_quit(e);
+}
