@@ -547,8 +547,10 @@ bool uci_command(const char *line)
 {
     Tok t = {line};
     char cmd[64];
-    if (!tok_next(&t, cmd, sizeof cmd))
+    if (!tok_next(&t, cmd, sizeof cmd)) {
+        uci_print("info string error: empty line (ignored)");
         return true;
+    }
 
     /* Answered at once, even while a search runs. */
     if (!strcmp(cmd, "isready")) {

@@ -1213,14 +1213,16 @@ Test(uci, unknown_blank_and_crlf_lines)
     expect_error(e, "\tgoo depth 5", "goo", NULL);
     expect_fen(e, before, "unknown commands");
 
-    /* Blank lines are not commands: no answer at all, nothing changes. */
+    /* Blank lines are not commands: one error line each, nothing changes. */
     static const char *const Blank[] = {"", " ", "   \t  ", "\r", " \r", "\t\r"};
     for (size_t i = 0; i < sizeof Blank / sizeof Blank[0]; i++) {
         int mark = e->next;
         send_raw(e, Blank[i], strlen(Blank[i]));
         send_raw(e, "\n", 1);
         sync_ready(e);
-        CHECK(e, e->next == mark + 1, "blank line %zu was answered: '%s'", i, e->lines[mark]);
+        CHECK(e, e->next == mark + 2, "blank line %zu: expected one error line", i);
+        CHECK(e, strstr(e->lines[mark], "info string error") != NULL,
+              "blank line %zu was answered with '%s'", i, e->lines[mark]);
     }
     expect_fen(e, before, "blank lines");
 
