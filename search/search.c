@@ -64,7 +64,7 @@ typedef struct SearchThread {
 /* Shared state                                                             */
 
 static OutputFn Out;
-static SearchOptions Options = {1, false, 1, 20, false, 2800};
+static SearchOptions Options = {1, false, 1};
 static SearchThread **Threads;
 static int ThreadCount;
 static pthread_mutex_t Lock = PTHREAD_MUTEX_INITIALIZER;

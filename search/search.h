@@ -22,10 +22,6 @@ typedef struct {
     int multipv;       /* 1..256 */
     bool show_wdl;
     int threads;
-    /* Play levels: 20 = full strength. */
-    int skill_level;
-    bool limit_strength;
-    int elo;
 } SearchOptions;
 
 typedef void (*OutputFn)(const char *line);
