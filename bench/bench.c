@@ -51,10 +51,10 @@ uint64_t bench_run(int depth, void (*print)(const char *line))
     free(pos);
     snprintf(line, sizeof line, "Total time (ms) : %lld", (long long)ms);
     print(line);
-    snprintf(line, sizeof line, "Nodes searched  : %llu", (unsigned long long)total);
-    print(line);
     snprintf(line, sizeof line, "Nodes/second    : %llu",
              (unsigned long long)(ms > 0 ? total * 1000 / (uint64_t)ms : total));
+    print(line);
+    snprintf(line, sizeof line, "Nodes searched  : %llu", (unsigned long long)total);
     print(line);
 
     search_clear();

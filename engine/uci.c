@@ -493,8 +493,6 @@ static void cmd_setoption(Tok *t)
 /* ------------------------------------------------------------------------ */
 /* The loop                                                                 */
 
-static void print_eval_line(const char *line) { uci_print("%s", line); }
-
 static void cmd_uci(void)
 {
     uci_print("id name Rokade %s", ROKADE_VERSION);
@@ -619,7 +617,7 @@ bool uci_command(const char *line)
     else if (!strcmp(cmd, "d"))
         cmd_display();
     else if (!strcmp(cmd, "eval"))
-        eval_trace(Root, print_eval_line);
+        eval_trace(Root, print_line);
     else if (!strcmp(cmd, "bench"))
         cmd_bench(&t);
     else if (!strcmp(cmd, "perft"))

@@ -120,11 +120,10 @@ static int scale_factor(const Position *pos, int strong)
 {
     int weak = !strong;
     bitboard_t sp = pos_pieces(pos, strong, PAWN);
-    int strong_minor_major = popcount(pos->by_color[strong] & ~pos->by_type[PAWN] & ~pos->by_type[KING]);
     bitboard_t strong_np = pos->by_color[strong] & ~pos->by_type[PAWN] & ~pos->by_type[KING];
     if (!sp) {
         /* No pawns: a lone minor, or a material edge of less than a rook. */
-        if (strong_minor_major <= 1 && !(strong_np & (pos->by_type[ROOK] | pos->by_type[QUEEN])))
+        if (!more_than_one(strong_np) && !(strong_np & (pos->by_type[ROOK] | pos->by_type[QUEEN])))
             return 0;
         int diff = 0;
         for (int pt = KNIGHT; pt <= QUEEN; pt++)

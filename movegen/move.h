@@ -29,4 +29,15 @@ static inline int move_kind(move_t m) { return m >> 14; }
 static inline int move_promo(move_t m) { return ((m >> 12) & 3) + KNIGHT; }
 static inline bool move_is_ok(move_t m) { return move_from(m) != move_to(m); }
 
+/* Where king and rook of colour c end up after castling (king-takes-rook
+ * form: kingside when the rook stands right of the king). */
+static inline int castle_king_to(int c, bool kingside)
+{
+    return relative_square(c, kingside ? SQ_G1 : SQ_C1);
+}
+static inline int castle_rook_to(int c, bool kingside)
+{
+    return relative_square(c, kingside ? SQ_F1 : SQ_D1);
+}
+
 #endif

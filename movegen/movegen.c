@@ -310,8 +310,8 @@ bool pos_gives_check(const Position *pos, move_t m)
 
     if (kind == MOVE_CASTLING) {
         bool kingside = to > from;
-        int kto = relative_square(us, kingside ? SQ_G1 : SQ_C1);
-        dest = relative_square(us, kingside ? SQ_F1 : SQ_D1);
+        int kto = castle_king_to(us, kingside);
+        dest = castle_rook_to(us, kingside);
         occ = (occ ^ sq_bb(to)) | sq_bb(kto);
         movers = (movers ^ sq_bb(to)) | sq_bb(kto);
         pt = ROOK;

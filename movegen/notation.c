@@ -4,12 +4,6 @@
 
 #include "movegen.h"
 
-static int castling_king_to(const Position *pos, move_t m)
-{
-    int us = pos->side;
-    return relative_square(us, move_to(m) > move_from(m) ? SQ_G1 : SQ_C1);
-}
-
 static void uci_text(const Position *pos, move_t m, bool chess960, char *buf)
 {
     if (m == MOVE_NONE) {
@@ -22,7 +16,7 @@ static void uci_text(const Position *pos, move_t m, bool chess960, char *buf)
     }
     int from = move_from(m), to = move_to(m);
     if (move_kind(m) == MOVE_CASTLING && !chess960)
-        to = castling_king_to(pos, m);
+        to = castle_king_to(pos->side, move_to(m) > move_from(m));
     buf[0] = (char)('a' + file_of(from));
     buf[1] = (char)('1' + rank_of(from));
     buf[2] = (char)('a' + file_of(to));

@@ -165,8 +165,8 @@ static void add_castling_right(Position *pos, StateInfo *st, int c, int rsq)
     int ksq = pos_king_sq(pos, c);
     bool kingside = file_of(rsq) > file_of(ksq);
     int idx = cr_index(c, kingside);
-    int kto = relative_square(c, kingside ? SQ_G1 : SQ_C1);
-    int rto = relative_square(c, kingside ? SQ_F1 : SQ_D1);
+    int kto = castle_king_to(c, kingside);
+    int rto = castle_rook_to(c, kingside);
     st->castling |= (uint8_t)(1 << idx);
     pos->castle_rook[idx] = (uint8_t)rsq;
     pos->castle_mask[ksq] &= (uint8_t) ~(c == WHITE ? WHITE_OO | WHITE_OOO : BLACK_OO | BLACK_OOO);
@@ -500,8 +500,8 @@ void pos_make_move(Position *pos, move_t m)
 
     if (kind == MOVE_CASTLING) {
         bool kingside = to > from;
-        int kto = relative_square(us, kingside ? SQ_G1 : SQ_C1);
-        int rto = relative_square(us, kingside ? SQ_F1 : SQ_D1);
+        int kto = castle_king_to(us, kingside);
+        int rto = castle_rook_to(us, kingside);
         int rook = make_piece(us, ROOK);
         remove_piece(pos, from);
         remove_piece(pos, to);
@@ -568,8 +568,8 @@ void pos_unmake_move(Position *pos, move_t m)
 
     if (kind == MOVE_CASTLING) {
         bool kingside = to > from;
-        int kto = relative_square(us, kingside ? SQ_G1 : SQ_C1);
-        int rto = relative_square(us, kingside ? SQ_F1 : SQ_D1);
+        int kto = castle_king_to(us, kingside);
+        int rto = castle_rook_to(us, kingside);
         remove_piece(pos, kto);
         remove_piece(pos, rto);
         put_piece(pos, make_piece(us, KING), from);
@@ -661,9 +661,7 @@ bool pos_is_dead(const Position *pos)
 
 GameState pos_game_state(const Position *pos)
 {
-    MoveList list;
-    gen_legal(pos, &list);
-    if (list.count == 0)
+    if (!pos_has_legal_move(pos))
         return pos_in_check(pos) ? GAME_CHECKMATE : GAME_STALEMATE;
     int reps = pos_repetitions(pos);
     if (reps >= 4)

@@ -35,56 +35,66 @@ typedef struct {
     atomic_int next;
 } DivideJob;
 
+typedef struct {
+    DivideJob *job;
+    Position *pos; /* this worker's copy of the root */
+} DivideWorker;
+
 static void *divide_worker(void *arg)
 {
-    DivideJob *job = arg;
-    Position *pos = malloc(sizeof *pos);
-    if (!pos)
-        return NULL;
+    DivideWorker *w = arg;
+    DivideJob *job = w->job;
     for (;;) {
         int i = atomic_fetch_add(&job->next, 1);
         if (i >= job->list->count)
             break;
-        memcpy(pos, job->root, sizeof *pos);
-        pos_make_move(pos, job->list->moves[i]);
-        job->counts[i] = perft(pos, job->depth - 1);
+        memcpy(w->pos, job->root, sizeof *w->pos);
+        pos_make_move(w->pos, job->list->moves[i]);
+        job->counts[i] = perft(w->pos, job->depth - 1);
     }
-    free(pos);
     return NULL;
 }
 
 uint64_t perft_divide(const Position *root, int depth, int threads, void (*print)(const char *line))
 {
+    enum { MAX_WORKERS = 256 };
     MoveList list;
     uint64_t counts[MAX_MOVES];
     gen_legal(root, &list);
     if (depth < 1)
         depth = 1;
-    if (threads < 1)
-        threads = 1;
+    threads = threads < 1 ? 1 : threads > MAX_WORKERS ? MAX_WORKERS : threads;
     if (threads > list.count)
         threads = list.count > 0 ? list.count : 1;
 
+    /* One root copy per worker, allocated before any thread starts. */
+    Position *copies = malloc((size_t)threads * sizeof *copies);
+    if (!copies && threads > 1) {
+        threads = 1;
+        copies = malloc(sizeof *copies);
+    }
+    if (!copies) {
+        if (print)
+            print("info string error: perft: out of memory");
+        return 0;
+    }
     DivideJob job = {root, &list, counts, depth, 0};
-    pthread_t tids[256];
+    DivideWorker workers[MAX_WORKERS];
+    pthread_t tids[MAX_WORKERS];
     int started = 0;
-    for (int t = 1; t < threads && t < 256; t++)
-        if (pthread_create(&tids[started], NULL, divide_worker, &job) == 0)
+    for (int t = 0; t < threads; t++)
+        workers[t] = (DivideWorker){&job, &copies[t]};
+    for (int t = 1; t < threads; t++)
+        if (pthread_create(&tids[started], NULL, divide_worker, &workers[t]) == 0)
             started++;
-    divide_worker(&job);
+    divide_worker(&workers[0]); /* the caller works too, and takes what is left */
     for (int t = 0; t < started; t++)
         pthread_join(tids[t], NULL);
+    free(copies);
 
-    /* If a worker could not allocate, finish its moves here. */
-    Position *pos = malloc(sizeof *pos);
     uint64_t total = 0;
     char line[64], mv[8];
     for (int i = 0; i < list.count; i++) {
-        if (atomic_load(&job.next) <= i && pos) {
-            memcpy(pos, root, sizeof *pos);
-            pos_make_move(pos, list.moves[i]);
-            counts[i] = perft(pos, depth - 1);
-        }
         total += counts[i];
         if (print) {
             move_to_uci(root, list.moves[i], mv);
@@ -92,7 +102,6 @@ uint64_t perft_divide(const Position *root, int depth, int threads, void (*print
             print(line);
         }
     }
-    free(pos);
     if (print) {
         print("");
         snprintf(line, sizeof line, "Nodes searched: %llu", (unsigned long long)total);
