@@ -30,7 +30,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(MAIN_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(wildcard tests/test_*.c)
 
-.PHONY: all debug sanitize tsan test test-sanitize perft perft-quick bench perft-speed clean
+.PHONY: all debug sanitize tsan test-tsan test test-sanitize perft perft-quick bench perft-speed clean
 
 all: $(EXE)
 
@@ -54,6 +54,10 @@ sanitize: criterion
 
 tsan:
 	$(MAKE) BUILD=build/tsan EXE=rokade-tsan OPT="-O1 -g" SAN="-fsanitize=thread" rokade-tsan
+
+# Threads 2 and 4 under ThreadSanitizer with go/stop/ponderhit/setoption spam.
+test-tsan: tsan
+	ROKADE=./rokade-tsan sh tests/tsan_scenario.sh
 
 # ---- tests (Criterion) ----
 CRITERION_OK := $(shell test -f /usr/include/criterion/criterion.h && echo yes)
@@ -93,6 +97,7 @@ test-run: $(EXE) $(TEST_BINS)
 test: criterion
 	$(MAKE) test-run
 	$(MAKE) sanitize
+	$(MAKE) test-tsan
 
 # ---- perft ----
 perft: $(EXE)

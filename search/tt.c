@@ -1,6 +1,7 @@
 /* Transposition table storage, replacement and hashfull. */
 #include "tt.h"
 
+#include <limits.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,13 @@ static TTBucket *Table;
 static size_t BucketCount;
 static size_t SizeMB;
 static uint8_t Generation; /* stepped by 4 so the low two bits hold the bound */
+
+/* Entries are read and written by every search thread without a lock: each
+ * field is accessed as a relaxed atomic (plain moves on x86), so concurrent
+ * accesses are well defined. An entry may still mix fields of two writers;
+ * the key check and the move validation in the search cope with that. */
+#define LD(field) __atomic_load_n(&(field), __ATOMIC_RELAXED)
+#define ST(field, v) __atomic_store_n(&(field), (v), __ATOMIC_RELAXED)
 
 static inline TTBucket *bucket_of(uint64_t key)
 {
@@ -105,16 +113,19 @@ bool tt_probe(uint64_t key, int ply, TTData *out)
     TTBucket *b = bucket_of(key);
     uint16_t k16 = (uint16_t)key;
     for (int i = 0; i < 3; i++) {
-        TTEntry e = b->entries[i];
-        if (e.key16 == k16 && e.depth) {
+        TTEntry *e = &b->entries[i];
+        uint8_t depth = LD(e->depth);
+        if (LD(e->key16) == k16 && depth) {
+            uint8_t gb = LD(e->gen_bound);
+            int16_t score = LD(e->score);
             out->hit = true;
-            out->move = e.move;
-            out->score = e.score == SCORE_NONE ? SCORE_NONE : score_from_tt(e.score, ply);
-            out->eval = e.eval;
-            out->depth = e.depth - 1;
-            out->bound = e.gen_bound & 3;
+            out->move = LD(e->move);
+            out->score = score == SCORE_NONE ? SCORE_NONE : score_from_tt(score, ply);
+            out->eval = LD(e->eval);
+            out->depth = depth - 1;
+            out->bound = gb & 3;
             /* Refresh the age so a hit entry is not the first to go. */
-            b->entries[i].gen_bound = (uint8_t)(Generation | (e.gen_bound & 3));
+            ST(e->gen_bound, (uint8_t)(Generation | (gb & 3)));
             return true;
         }
     }
@@ -132,28 +143,34 @@ void tt_store(uint64_t key, int ply, move_t move, int score, int eval, int depth
     TTBucket *b = bucket_of(key);
     uint16_t k16 = (uint16_t)key;
     TTEntry *replace = &b->entries[0];
+    int worth_r = INT_MAX;
     for (int i = 0; i < 3; i++) {
         TTEntry *e = &b->entries[i];
-        if (!e->depth || e->key16 == k16) {
+        uint8_t d = LD(e->depth);
+        if (!d || LD(e->key16) == k16) {
             replace = e;
             break;
         }
         /* Worth of an entry: its depth, less its age. */
-        int age_e = ((Generation - e->gen_bound) & 0xFC) / 4;
-        int age_r = ((Generation - replace->gen_bound) & 0xFC) / 4;
-        if (e->depth - 8 * age_e < replace->depth - 8 * age_r)
+        int age = ((Generation - LD(e->gen_bound)) & 0xFC) / 4;
+        int worth = d - 8 * age;
+        if (worth < worth_r) {
             replace = e;
+            worth_r = worth;
+        }
     }
+    bool same = LD(replace->key16) == k16;
     /* Keep a good move when the new result has none for the same position. */
-    if (move || replace->key16 != k16)
-        replace->move = move;
-    if (bound == BOUND_EXACT || replace->key16 != k16 || depth + 4 + 2 * pv > replace->depth - 1
-        || (replace->gen_bound & 0xFC) != Generation) {
-        replace->key16 = k16;
-        replace->score = (int16_t)(score == SCORE_NONE ? SCORE_NONE : score_to_tt(score, ply));
-        replace->eval = (int16_t)eval;
-        replace->depth = (uint8_t)(depth + 1 < 1 ? 1 : depth + 1 > 255 ? 255 : depth + 1);
-        replace->gen_bound = (uint8_t)(Generation | bound);
+    if (move || !same)
+        ST(replace->move, move);
+    if (bound == BOUND_EXACT || !same || depth + 4 + 2 * pv > LD(replace->depth) - 1
+        || (LD(replace->gen_bound) & 0xFC) != Generation) {
+        ST(replace->key16, k16);
+        ST(replace->score,
+           (int16_t)(score == SCORE_NONE ? SCORE_NONE : score_to_tt(score, ply)));
+        ST(replace->eval, (int16_t)eval);
+        ST(replace->depth, (uint8_t)(depth + 1 < 1 ? 1 : depth + 1 > 255 ? 255 : depth + 1));
+        ST(replace->gen_bound, (uint8_t)(Generation | bound));
     }
 }
 
@@ -165,7 +182,8 @@ int tt_hashfull(void)
     size_t n = BucketCount < 1000 ? BucketCount : 1000;
     for (size_t i = 0; i < n; i++)
         for (int j = 0; j < 3; j++)
-            if (Table[i].entries[j].depth && (Table[i].entries[j].gen_bound & 0xFC) == Generation)
+            if (LD(Table[i].entries[j].depth)
+                && (LD(Table[i].entries[j].gen_bound) & 0xFC) == Generation)
                 used++;
     return n ? (int)(used * 1000 / (3 * (int)n)) : 0;
 }
