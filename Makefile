@@ -30,7 +30,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(MAIN_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(wildcard tests/test_*.c)
 
-.PHONY: all debug sanitize tsan test-tsan test test-sanitize perft perft-quick bench perft-speed clean
+.PHONY: all debug sanitize tsan test-tsan fuzz fuzz-toolchain fuzz-bins fuzz-run test test-sanitize perft perft-quick bench perft-speed clean
 
 all: $(EXE)
 
@@ -58,6 +58,39 @@ tsan:
 # Threads 2 and 4 under ThreadSanitizer with go/stop/ponderhit/setoption spam.
 test-tsan: tsan
 	ROKADE=./rokade-tsan sh tests/tsan_scenario.sh
+
+# ---- fuzzing (libFuzzer, clang) ----
+# `make fuzz` builds build/fuzz/fuzz_{fen,position,uci}; `make fuzz-run` runs
+# each for FUZZ_SECONDS (CI: 60, all at once) on a copy of its seed corpus
+# and replays the saved crash inputs in tests/fuzz/regress/ first.
+FUZZ_TARGETS := fen position uci
+FUZZ_SECONDS ?= 60
+FUZZ_SAN := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
+
+fuzz: fuzz-toolchain
+	$(MAKE) CC=clang BUILD=build/fuzz ARCH=x86-64 OPT="-O1 -g" SAN="$(FUZZ_SAN)" fuzz-bins
+
+# libFuzzer ships with clang's runtime (Debian: libclang-rt-14-dev).
+fuzz-toolchain:
+	@echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }' \
+	  > /tmp/rokade-fuzz-probe.c
+	@clang -fsanitize=fuzzer -o /tmp/rokade-fuzz-probe /tmp/rokade-fuzz-probe.c >/dev/null 2>&1 || \
+	 { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	     echo "installing clang and libclang-rt-14-dev for libFuzzer"; \
+	     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang libclang-rt-14-dev >/dev/null 2>&1 || \
+	     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang libclang-rt-14-dev >/dev/null); \
+	   fi; \
+	   clang -fsanitize=fuzzer -o /tmp/rokade-fuzz-probe /tmp/rokade-fuzz-probe.c || \
+	   { echo "error: clang cannot build libFuzzer targets (apt-get install clang libclang-rt-14-dev)"; exit 1; }; }
+	@rm -f /tmp/rokade-fuzz-probe /tmp/rokade-fuzz-probe.c
+
+fuzz-bins: $(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
+
+$(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_OBJ)
+	$(CC) $(CFLAGS) -fsanitize=fuzzer $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+
+fuzz-run: fuzz
+	sh tests/fuzz/run.sh build/fuzz $(FUZZ_SECONDS)
 
 # ---- tests (Criterion) ----
 CRITERION_OK := $(shell test -f /usr/include/criterion/criterion.h && echo yes)

@@ -665,6 +665,8 @@ void uci_finish(void)
     search_wait();
 }
 
+const Position *uci_position(void) { return Root; }
+
 void uci_shutdown(void)
 {
     search_shutdown();

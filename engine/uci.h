@@ -18,4 +18,8 @@ void uci_loop(void);
 void uci_finish(void);
 void uci_shutdown(void);
 
+/* The current game position (the one `position` set); for tests and fuzzing. */
+struct Position;
+const struct Position *uci_position(void);
+
 #endif

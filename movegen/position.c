@@ -330,6 +330,14 @@ static bool parse_fen_into(Position *pos, const char *fen, bool chess960, char *
             }
             if (rsq == SQ_NONE)
                 continue; /* no rook in place: the right is dropped */
+            /* In standard notation castling is written as the king's two-square
+             * step, which cannot name castling by a king off the e-file. */
+            if (!chess960 && file_of(ksq) != 4)
+                return fen_error(err, errlen,
+                                 "castling: the %s king on %c%c is not on the e-file "
+                                 "(a Chess960 position needs UCI_Chess960 true)",
+                                 c == WHITE ? "white" : "black", 'a' + file_of(ksq),
+                                 '1' + rank_of(ksq));
             int idx = cr_index(c, file_of(rsq) > file_of(ksq));
             if (st->castling & (1 << idx)) {
                 if (pos->castle_rook[idx] == rsq)

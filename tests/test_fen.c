@@ -84,8 +84,8 @@ Test(fen, round_trip_chess960_shredder_and_xfen)
     round_trip("b1q1rrkb/pppppppp/3nn3/8/P7/1PPP4/4PPPP/BQNNRKRB w GE - 1 9", true);
     round_trip("qbbnnrkr/2pp2pp/p7/1p2pp2/8/P3PP2/1PPP1KPP/QBBNNR1R w hf - 0 9", true);
     round_trip("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1", true);
-    /* The same without the chess960 flag: the text does not depend on it. */
-    round_trip("bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", false);
+    /* Without the chess960 flag Shredder letters still parse (king on e1). */
+    round_trip("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w HAha - 0 1", false);
 
     /* X-FEN: KQkq name the outermost rook, in a Chess960 set-up. */
     round_trip("rkrnnqbb/pppppppp/8/8/8/8/PPPPPPPP/RKRNNQBB w KQkq - 0 1", true);
@@ -360,3 +360,30 @@ Test(fen, impossible_castling_and_en_passant_dropped)
 }
 
 
+
+Test(fen, castling_king_off_e_file_needs_chess960)
+{
+    /* Found by the FEN fuzzer: in standard notation the king's castling step
+     * f1-g1 is also a plain king move, so such rights need Chess960 mode. */
+    static const char *const Fens[] = {
+        "qb1nrkbr/1pppp1p1/1n3p2/p1B4p/8/3P1P1P/PPP1P1P1/QBNNRK1R w HEhe - 0 9",
+        "rk5r/8/8/8/8/8/8/RK5R w KQkq - 0 1",
+        "4k3/8/8/8/8/8/8/R5KR w K - 0 1",
+    };
+    for (size_t i = 0; i < sizeof Fens / sizeof *Fens; i++) {
+        Position *pos = new_pos();
+        set_ok(pos, START_FEN, false);
+        char before[128], after[128], err[256] = "";
+        pos_get_fen(pos, before, sizeof before);
+        cr_assert(!pos_set_fen(pos, Fens[i], false, err, sizeof err), "accepted: %s", Fens[i]);
+        cr_assert(strstr(err, "UCI_Chess960"), "error text: %s", err);
+        pos_get_fen(pos, after, sizeof after);
+        cr_assert_str_eq(before, after);
+        set_ok(pos, Fens[i], true);
+        free(pos);
+    }
+    /* Without castling rights the position is fine in standard mode. */
+    Position *pos = new_pos();
+    set_ok(pos, "rk5r/8/8/8/8/8/8/RK5R w - - 0 1", false);
+    free(pos);
+}

@@ -439,12 +439,13 @@ static void lib_fen(const char *fen, const char *moves, bool c960, char *out, si
 }
 
 /* The bestmove line must name a legal move (and a legal ponder move). */
-static void check_bestmove(Engine *e, const char *line, const char *fen, const char *moves)
+static void check_bestmove_in(Engine *e, const char *line, const char *fen, const char *moves,
+                              bool c960)
 {
     char mv[16] = "", pm[16] = "";
     CHECK(e, line && starts(line, "bestmove "), "no bestmove line");
     CHECK(e, field(line, "bestmove", mv, sizeof mv), "empty bestmove: '%s'", line);
-    Position *p = lib_pos(fen, moves, false);
+    Position *p = lib_pos(fen, moves, c960);
     move_t m = move_from_uci(p, mv);
     CHECK(e, m != MOVE_NONE, "bestmove '%s' is not legal in %s%s%s", mv, fen ? fen : "startpos",
           moves ? " moves " : "", moves ? moves : "");
@@ -454,6 +455,11 @@ static void check_bestmove(Engine *e, const char *line, const char *fen, const c
               mv);
     }
     free(p);
+}
+
+static void check_bestmove(Engine *e, const char *line, const char *fen, const char *moves)
+{
+    check_bestmove_in(e, line, fen, moves, false);
 }
 
 /* Sends cmd then isready; returns the first error line answered before
@@ -1193,7 +1199,7 @@ Test(uci, chess960_start_positions)
         show(e, fen, sizeof fen, NULL, 0);
         CHECK(e, !strncmp(fen, fens[i], strcspn(fens[i], " ")), "position %s shown as %s", fens[i],
               fen);
-        check_bestmove(e, search(e, "go depth 3", 10000, NULL), fens[i], NULL);
+        check_bestmove_in(e, search(e, "go depth 3", 10000, NULL), fens[i], NULL, true);
     }
     eng_quit(e);
 }
