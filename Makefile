@@ -30,7 +30,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(MAIN_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(wildcard tests/test_*.c)
 
-.PHONY: all debug sanitize tsan test-tsan fuzz fuzz-toolchain fuzz-bins fuzz-run test test-sanitize perft perft-quick bench perft-speed clean
+.PHONY: all debug lint sanitize tsan test-tsan fuzz fuzz-toolchain fuzz-bins fuzz-run test test-sanitize perft perft-quick bench perft-speed clean
 
 all: $(EXE)
 
@@ -92,6 +92,19 @@ $(BUILD)/fuzz_%: tests/fuzz/fuzz_%.c $(LIB_OBJ)
 fuzz-run: fuzz
 	sh tests/fuzz/run.sh build/fuzz $(FUZZ_SECONDS)
 
+# ---- static analysis ----
+# clang-tidy reads .clang-tidy; cppcheck's settings are these flags (the tests
+# are left to clang-tidy, as cppcheck cannot expand Criterion's macros).
+LINT_SRC := $(LIB_SRC) $(MAIN_SRC) $(wildcard tests/*.c) $(wildcard tests/fuzz/*.c)
+CPPCHECK_FLAGS := --quiet --std=c11 --enable=style,warning,performance,portability \
+  --inline-suppr --error-exitcode=1 -D__GNUC__ -D__x86_64__
+
+lint:
+	cppcheck $(CPPCHECK_FLAGS) movegen eval search perft bench engine tests/fuzz
+	@echo $(LINT_SRC) | tr ' ' '\n' | xargs -P2 -I{} sh -c \
+	  'clang-tidy --quiet {} -- $(CSTD) -march=x86-64 -pthread 2>/dev/null || exit 255'
+	@echo "lint: cppcheck and clang-tidy clean"
+
 # ---- tests (Criterion) ----
 CRITERION_OK := $(shell test -f /usr/include/criterion/criterion.h && echo yes)
 
@@ -126,11 +139,15 @@ test-run: $(EXE) $(TEST_BINS)
 	ROKADE=./$(EXE) sh tests/polyglot_test.sh || fail=1; \
 	if [ $$fail = 0 ]; then echo "all test programs passed"; else echo "some tests FAILED"; exit 1; fi
 
-# The full test command (CI): unit and CLI tests, then again under ASan+UBSan.
+# The full test command (CI): unit and CLI tests and the bench signature, then
+# the tests again under ASan+UBSan, the TSan scenario, the fuzzers (60 s) and
+# the stress script.
 test: criterion
-	$(MAKE) test-run
-	$(MAKE) sanitize
-	$(MAKE) test-tsan
+	$(MAKE) -j2 test-run
+	ROKADE=./rokade sh tests/bench_check.sh
+	$(MAKE) -j2 sanitize
+	$(MAKE) -j2 test-tsan
+	$(MAKE) -j2 fuzz-run
 
 # ---- perft ----
 perft: $(EXE)

@@ -136,7 +136,7 @@ static void cmd_position(Tok *t)
     }
     Tok mt = {rest};
     if (tok_next(&mt, word, sizeof word)) {
-        if (strcmp(word, "moves")) {
+        if (strcmp(word, "moves") != 0) {
             uci_print("info string error: expected 'moves' after the position, got '%s' "
                       "(position unchanged)", word);
             free(next);

@@ -92,9 +92,11 @@ static void init_slider(int pt, Magic *magics, bitboard_t *table)
             m->table[magic_index(m, occs[i])] = refs[i];
 #else
         for (;;) {
-            do
-                m->magic = rng_next(&seed) & rng_next(&seed) & rng_next(&seed);
-            while (popcount((m->mask * m->magic) >> 56) < 6);
+            do {
+                /* A sparse candidate: the AND of three random numbers. */
+                uint64_t r1 = rng_next(&seed), r2 = rng_next(&seed), r3 = rng_next(&seed);
+                m->magic = r1 & r2 & r3;
+            } while (popcount((m->mask * m->magic) >> 56) < 6);
             cur_epoch++;
             int i;
             for (i = 0; i < size; i++) {

@@ -82,7 +82,8 @@ uint64_t perft_divide(const Position *root, int depth, int threads, void (*print
     DivideWorker workers[MAX_WORKERS];
     pthread_t tids[MAX_WORKERS];
     int started = 0;
-    for (int t = 0; t < threads; t++)
+    workers[0] = (DivideWorker){&job, &copies[0]};
+    for (int t = 1; t < threads; t++)
         workers[t] = (DivideWorker){&job, &copies[t]};
     for (int t = 1; t < threads; t++)
         if (pthread_create(&tids[started], NULL, divide_worker, &workers[t]) == 0)

@@ -155,7 +155,7 @@ static RootMove *find_root_move(SearchThread *t, move_t m)
     return NULL;
 }
 
-static void update_quiet_stats(SearchThread *t, Stack *ss, move_t best, move_t *quiets, int nq,
+static void update_quiet_stats(SearchThread *t, Stack *ss, move_t best, const move_t *quiets, int nq,
                                int depth)
 {
     const Position *pos = &t->pos;
@@ -627,9 +627,10 @@ static void report(SearchThread *t, int depth, int alpha, int beta)
         format_score(score, sc, sizeof sc);
         if (Options.show_wdl)
             format_wdl(score, &t->pos, wdl, sizeof wdl);
-        const char *bound = i == t->pv_idx && score >= beta   ? " lowerbound"
-                            : i == t->pv_idx && score <= alpha ? " upperbound"
-                                                               : "";
+        const char *bound = i != t->pv_idx ? ""
+                            : score >= beta ? " lowerbound"
+                            : score <= alpha ? " upperbound"
+                                             : "";
         int n = snprintf(buf, 256,
                          "info depth %d seldepth %d multipv %d score %s%s%s nodes %llu nps %llu "
                          "hashfull %d time %lld pv",
@@ -784,7 +785,7 @@ static SearchThread *pick_best_thread(void)
 static void print_bestmove(void)
 {
     SearchThread *t = pick_best_thread();
-    char line[64], mv[8], pm[8];
+    char line[64], mv[8];
     if (t->root_count == 0) {
         out_line(pos_in_check(&RootPos) ? "info depth 0 score mate 0" : "info depth 0 score cp 0");
         out_line("bestmove (none)");
@@ -805,6 +806,7 @@ static void print_bestmove(void)
     if (ponder && (!pos_is_pseudo_legal(p, ponder) || !pos_is_legal(p, ponder)))
         ponder = MOVE_NONE;
     if (ponder) {
+        char pm[8];
         move_to_uci(p, ponder, pm);
         snprintf(line, sizeof line, "bestmove %s ponder %s", mv, pm);
     } else
@@ -890,7 +892,7 @@ static void destroy_threads(void)
 
 static bool create_threads(int n)
 {
-    Threads = calloc((size_t)n, sizeof *Threads);
+    Threads = calloc((size_t)n, sizeof(SearchThread *));
     if (!Threads)
         return false;
     for (int i = 0; i < n; i++) {
@@ -964,7 +966,7 @@ void search_start(const Position *root, const SearchLimits *limits)
 
     MoveList list;
     gen_legal(root, &list);
-    RootMove rms[MAX_MOVES];
+    RootMove *rms = Threads[0]->root_moves;
     int count = 0;
     for (int i = 0; i < list.count; i++) {
         bool wanted = Limits.searchmoves_count == 0;
@@ -985,7 +987,8 @@ void search_start(const Position *root, const SearchLimits *limits)
         atomic_store(&t->nodes, 0);
         t->completed_depth = t->root_depth = t->seldepth = t->pv_idx = 0;
         t->root_count = count;
-        memcpy(t->root_moves, rms, (size_t)count * sizeof *rms);
+        if (i > 0)
+            memcpy(t->root_moves, rms, (size_t)count * sizeof *rms);
     }
     atomic_store(&Stop, false);
     atomic_store(&Pondering, Limits.ponder);

@@ -31,9 +31,10 @@ bool see_ge(const Position *pos, move_t m, int threshold)
         if (!mine)
             break;
         result = !result;
+        /* The least valuable attacker (a king when nothing else is left). */
         int pt;
         bitboard_t b = 0;
-        for (pt = PAWN; pt <= KING; pt++)
+        for (pt = PAWN; pt < KING; pt++)
             if ((b = mine & pos->by_type[pt]))
                 break;
         if (pt == KING)

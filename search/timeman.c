@@ -34,7 +34,7 @@ TimeLimits tm_allocate(const ClockInfo *c, int us)
     int64_t base = avail / mtg;
     if (c->movestogo == 0)
         base = avail / 35;
-    tl.soft = base + (c->movestogo == 1 ? 0 : 0);
+    tl.soft = base;
     /* The hard limit: several times the soft one, never more than a share of
      * what is on the clock. */
     int64_t cap = time - c->overhead - 5;

@@ -179,7 +179,9 @@ int tt_hashfull(void)
     if (!Table)
         return 0;
     int used = 0;
-    size_t n = BucketCount < 1000 ? BucketCount : 1000;
+    size_t n = BucketCount;
+    if (n > 1000)
+        n = 1000;
     for (size_t i = 0; i < n; i++)
         for (int j = 0; j < 3; j++)
             if (LD(Table[i].entries[j].depth)

@@ -180,7 +180,7 @@ Test(search, stop_ends_an_infinite_search_quickly)
     lim.infinite = true;
     lim.clock.time[0] = lim.clock.time[1] = lim.clock.inc[0] = lim.clock.inc[1] = -1;
     search_start(p, &lim);
-    struct timespec ts = {0, 200 * 1000 * 1000};
+    struct timespec ts = {0, 200L * 1000 * 1000};
     nanosleep(&ts, NULL);
     cr_expect(search_running(), "an infinite search keeps running");
     int64_t t0 = tm_now();

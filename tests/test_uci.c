@@ -711,6 +711,8 @@ Test(uci, go_ponder_then_ponderhit)
     eng_send(e, "ponderhit");
     const char *bm = wait_for(e, "bestmove", 3000);
     CHECK(e, bm, "no bestmove within 3 s of ponderhit (0.5 s on the clock)");
+    CHECK(e, now_ms() - t0 <= 2000, "bestmove %lld ms after ponderhit with 0.5 s on the clock",
+          (long long)(now_ms() - t0));
     check_bestmove(e, bm, NULL, Moves);
     CHECK(e, count_from(e, hit, "info string error") == 0, "ponderhit answered with an error");
     sync_ready(e);
@@ -1687,7 +1689,7 @@ static char *set_threads(Engine *e, int n)
     sync_ready(e);
     drain(e, 300);
     for (int i = mark; i < e->count; i++)
-        if (strcmp(e->lines[i], "readyok"))
+        if (strcmp(e->lines[i], "readyok") != 0)
             return e->lines[i];
     return NULL;
 }

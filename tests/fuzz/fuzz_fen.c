@@ -32,7 +32,7 @@ static void check(const Position *pos, bool chess960)
     if (!pos_set_fen(Copy, fen, chess960, err, sizeof err))
         abort(); /* a printed FEN must parse */
     pos_get_fen(Copy, fen2, sizeof fen2);
-    if (strcmp(fen, fen2) || pos_key(Copy) != pos_key(pos))
+    if (strcmp(fen, fen2) != 0 || pos_key(Copy) != pos_key(pos))
         abort();
     if (pos_compute_key(pos) != pos_key(pos) || pos_compute_pawn_key(pos) != pos_st(pos)->pawn_key)
         abort();
@@ -55,7 +55,7 @@ static void check(const Position *pos, bool chess960)
             abort();
         pos_unmake_move(p, m);
         pos_get_fen(p, fen2, sizeof fen2);
-        if (strcmp(fen, fen2))
+        if (strcmp(fen, fen2) != 0)
             abort();
     }
 }
