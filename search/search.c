@@ -18,6 +18,31 @@
 #include "tt.h"
 
 /* ------------------------------------------------------------------------ */
+/* Technique switches, for ablation matches (bench/ablate.sh): a build with
+ * -DSEARCH_OFF=OFF_NMP (or several or-ed together) leaves that technique out.
+ * The default build has them all; the unused branches fold away.           */
+
+enum {
+    OFF_ASPIRATION = 1 << 0,  /* aspiration windows */
+    OFF_RAZOR = 1 << 1,       /* razoring */
+    OFF_RFP = 1 << 2,         /* reverse futility pruning */
+    OFF_NMP = 1 << 3,         /* null-move pruning */
+    OFF_IIR = 1 << 4,         /* internal iterative reduction */
+    OFF_LMP = 1 << 5,         /* late-move pruning */
+    OFF_FUTILITY = 1 << 6,    /* futility pruning */
+    OFF_SEE_PRUNE = 1 << 7,   /* SEE pruning of quiets and captures */
+    OFF_SINGULAR = 1 << 8,    /* singular extension and multi-cut */
+    OFF_CHECK_EXT = 1 << 9,   /* check extension */
+    OFF_LMR = 1 << 10,        /* late-move reductions */
+    OFF_KILLERS = 1 << 11,    /* killers and counter-move */
+    OFF_QS_PRUNE = 1 << 12,   /* delta and SEE pruning in quiescence */
+};
+#ifndef SEARCH_OFF
+#define SEARCH_OFF 0
+#endif
+#define USE(tech) (!(SEARCH_OFF & (tech)))
+
+/* ------------------------------------------------------------------------ */
 /* Tunables                                                                 */
 
 static const int ASP_DELTA = 14;
@@ -164,7 +189,7 @@ static void update_quiet_stats(SearchThread *t, Stack *ss, move_t best, const mo
         ss->killers[1] = ss->killers[0];
         ss->killers[0] = best;
     }
-    if ((ss - 1)->move && (ss - 1)->move != MOVE_NULL) {
+    if (USE(OFF_KILLERS) && (ss - 1)->move && (ss - 1)->move != MOVE_NULL) {
         int pto = move_to((ss - 1)->move);
         t->hist.counter[pos->board[pto]][pto] = best;
     }
@@ -257,7 +282,7 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta)
     int moves = 0;
     while ((m = mp_next(&mp)) != MOVE_NONE) {
         moves++;
-        if (!in_check && best > SCORE_MATED_IN_MAX) {
+        if (USE(OFF_QS_PRUNE) && !in_check && best > SCORE_MATED_IN_MAX) {
             /* Delta pruning: even winning the piece cannot reach alpha. */
             if (move_kind(m) != MOVE_PROMOTION && !pos_is_capture(pos, m))
                 continue;
@@ -366,18 +391,18 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
 
     if (!pv_node && !in_check && !excluded) {
         /* 4. Razoring: far below alpha, see whether captures can save it. */
-        if (depth <= 3 && eval + RAZOR_MARGIN * depth < alpha) {
+        if (USE(OFF_RAZOR) && depth <= 3 && eval + RAZOR_MARGIN * depth < alpha) {
             int v = qsearch(t, ss, alpha - 1, alpha);
             if (v < alpha && !is_mate_score(v))
                 return v;
         }
         /* 5. Reverse futility pruning. */
-        if (depth <= RFP_DEPTH && eval - RFP_MARGIN * (depth - improving) >= beta
+        if (USE(OFF_RFP) && depth <= RFP_DEPTH && eval - RFP_MARGIN * (depth - improving) >= beta
             && eval < SCORE_MATE_IN_MAX)
             return (eval + beta) / 2;
 
         /* 6. Null move, with a zugzwang guard and verification when deep. */
-        if (depth >= NMP_MIN_DEPTH && eval >= beta && ss->static_eval >= beta
+        if (USE(OFF_NMP) && depth >= NMP_MIN_DEPTH && eval >= beta && ss->static_eval >= beta
             && (ss - 1)->move != MOVE_NULL && non_pawn_material(pos, pos->side)
             && beta > SCORE_MATED_IN_MAX) {
             int r = NMP_BASE_REDUCTION + depth / 4 + ((eval - beta) / 200 < 3 ? (eval - beta) / 200 : 3);
@@ -403,7 +428,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
     }
 
     /* 7. Internal iterative reduction without a TT move. */
-    if ((pv_node || cut_node) && depth >= 4 && !tt_move)
+    if (USE(OFF_IIR) && (pv_node || cut_node) && depth >= 4 && !tt_move)
         depth--;
 
     /* 8. The move loop. */
@@ -414,7 +439,8 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         int pto = move_to((ss - 1)->move);
         counter = t->hist.counter[pos->board[pto]][pto];
     }
-    mp_init(&mp, pos, &t->hist, cont, tt_move, ss->killers, counter, false);
+    mp_init(&mp, pos, &t->hist, cont, tt_move, USE(OFF_KILLERS) ? ss->killers : NULL, counter,
+            false);
 
     move_t quiets[64], captures[32];
     int nq = 0, nc = 0, move_count = 0;
@@ -439,21 +465,21 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         if (!root && best > SCORE_MATED_IN_MAX && non_pawn_material(pos, pos->side)) {
             if (quiet && !pos_gives_check(pos, m)) {
                 int lmp = (3 + depth * depth) / (2 - improving);
-                if (move_count > lmp)
+                if (USE(OFF_LMP) && move_count > lmp)
                     continue;
                 /* Not against a mate-level alpha: a quiet check may mate sooner. */
-                if (!in_check && depth <= FUTILITY_DEPTH && alpha < SCORE_MATE_IN_MAX
+                if (USE(OFF_FUTILITY) && !in_check && depth <= FUTILITY_DEPTH && alpha < SCORE_MATE_IN_MAX
                     && ss->static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha)
                     continue;
-                if (!see_ge(pos, m, SEE_QUIET_MARGIN * depth))
+                if (USE(OFF_SEE_PRUNE) && !see_ge(pos, m, SEE_QUIET_MARGIN * depth))
                     continue;
-            } else if (!quiet && depth <= 8 && !see_ge(pos, m, SEE_NOISY_MARGIN * depth * depth))
+            } else if (USE(OFF_SEE_PRUNE) && !quiet && depth <= 8 && !see_ge(pos, m, SEE_NOISY_MARGIN * depth * depth))
                 continue;
         }
 
         /* 10. Extensions: singular (with multi-cut), check. */
         int ext = 0;
-        if (!root && depth >= SE_MIN_DEPTH && m == tt_move && !excluded && tte.depth >= depth - 3
+        if (USE(OFF_SINGULAR) && !root && depth >= SE_MIN_DEPTH && m == tt_move && !excluded && tte.depth >= depth - 3
             && (tte.bound & BOUND_LOWER) && tte.score != SCORE_NONE && !is_mate_score(tte.score)
             && ss->ply < 2 * t->root_depth) {
             int sbeta = tte.score - 2 * depth;
@@ -482,7 +508,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         tt_prefetch(pos_key(pos));
         pos_make_move(pos, m);
         const bool gives_check = pos_in_check(pos);
-        if (!ext && gives_check && ss->ply < 2 * t->root_depth)
+        if (USE(OFF_CHECK_EXT) && !ext && gives_check && ss->ply < 2 * t->root_depth)
             ext = 1;
         if (quiet && nq < 64)
             quiets[nq++] = m;
@@ -492,7 +518,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         int score;
 
         /* 11. Late-move reductions, then the PVS re-searches. */
-        if (depth >= 3 && move_count > 1 + root && (quiet || !pv_node)) {
+        if (USE(OFF_LMR) && depth >= 3 && move_count > 1 + root && (quiet || !pv_node)) {
             int r = Reductions[depth < 63 ? depth : 63][move_count < 63 ? move_count : 63];
             r += !pv_node;
             r += cut_node;
@@ -685,7 +711,7 @@ static void iterative_deepening(SearchThread *t)
             int prev = t->root_moves[t->pv_idx].prev_score;
             int delta = ASP_DELTA + abs(prev) / 64;
             int alpha = -SCORE_INFINITE, beta = SCORE_INFINITE;
-            if (depth >= 4 && prev != -SCORE_INFINITE) {
+            if (USE(OFF_ASPIRATION) && depth >= 4 && prev != -SCORE_INFINITE) {
                 alpha = prev - delta > -SCORE_INFINITE ? prev - delta : -SCORE_INFINITE;
                 beta = prev + delta < SCORE_INFINITE ? prev + delta : SCORE_INFINITE;
             }
