@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../search/level.h"
 #include "../search/search.h"
 #include "../search/timeman.h"
 #include "../search/tt.h"
@@ -15,16 +16,17 @@ uint64_t bench_run(int depth, void (*print)(const char *line))
 {
     if (depth <= 0)
         depth = BENCH_DEPTH;
-    size_t old_mb = tt_size_mb();
-    int old_threads = search_options()->threads;
-    int old_multipv = search_options()->multipv;
-    search_set_threads(1);
-    tt_resize(16);
-    search_options()->multipv = 1;
-
     Position *pos = calloc(1, sizeof *pos);
     if (!pos)
         return 0;
+    /* One thread, 16 MB, one line, full strength; all restored afterwards. */
+    size_t old_mb = tt_size_mb();
+    SearchOptions saved = *search_options();
+    search_set_threads(1);
+    tt_resize(16);
+    search_options()->multipv = 1;
+    search_options()->skill_level = LEVEL_FULL;
+    search_options()->limit_strength = false;
     uint64_t total = 0;
     int64_t t0 = tm_now();
     char line[256], err[200];
@@ -59,7 +61,8 @@ uint64_t bench_run(int depth, void (*print)(const char *line))
 
     search_clear();
     tt_resize(old_mb);
-    search_set_threads(old_threads);
-    search_options()->multipv = old_multipv;
+    search_set_threads(saved.threads);
+    saved.threads = search_options()->threads;
+    *search_options() = saved;
     return total;
 }

@@ -17,6 +17,7 @@
 #include "../eval/eval.h"
 #include "../movegen/movegen.h"
 #include "../perft/perft.h"
+#include "../search/level.h"
 #include "../search/search.h"
 #include "../search/tt.h"
 
@@ -466,13 +467,22 @@ static void cmd_setoption(Tok *t)
     } else if (!strcmp(lname, "multipv")) {
         if (spin_value("MultiPV", value, 1, 256, &v))
             o->multipv = (int)v;
+    } else if (!strcmp(lname, "skill level")) {
+        if (spin_value("Skill Level", value, 0, LEVEL_FULL, &v))
+            o->skill_level = (int)v;
+    } else if (!strcmp(lname, "uci_elo")) {
+        if (spin_value("UCI_Elo", value, LEVEL_ELO_MIN, LEVEL_ELO_MAX, &v))
+            o->elo = (int)v;
+    } else if (!strcmp(lname, "skill seed")) {
+        if (spin_value("Skill Seed", value, 0, 2147483647, &v))
+            o->seed = (uint64_t)v;
     } else if (!strcmp(lname, "move overhead")) {
         if (spin_value("Move Overhead", value, 0, 5000, &v))
             MoveOverhead = (int)v;
     } else if (!strcmp(lname, "clear hash")) {
         search_clear();
     } else if (!strcmp(lname, "ponder") || !strcmp(lname, "uci_chess960")
-               || !strcmp(lname, "uci_showwdl")) {
+               || !strcmp(lname, "uci_showwdl") || !strcmp(lname, "uci_limitstrength")) {
         if (!parse_bool(value, &b)) {
             uci_print("info string error: option %s takes true or false, not '%s' (unchanged)", name,
                       value);
@@ -482,6 +492,8 @@ static void cmd_setoption(Tok *t)
             Ponder = b;
         else if (!strcmp(lname, "uci_showwdl"))
             o->show_wdl = b;
+        else if (!strcmp(lname, "uci_limitstrength"))
+            o->limit_strength = b;
         else {
             Chess960 = b;
             Root->chess960 = b;
@@ -505,6 +517,11 @@ static void cmd_uci(void)
     uci_print("option name Clear Hash type button");
     uci_print("option name UCI_Chess960 type check default false");
     uci_print("option name UCI_ShowWDL type check default false");
+    uci_print("option name Skill Level type spin default %d min 0 max %d", LEVEL_FULL, LEVEL_FULL);
+    uci_print("option name UCI_LimitStrength type check default false");
+    uci_print("option name UCI_Elo type spin default 1500 min %d max %d", LEVEL_ELO_MIN,
+              LEVEL_ELO_MAX);
+    uci_print("option name Skill Seed type spin default 0 min 0 max 2147483647");
     uci_print("uciok");
 }
 

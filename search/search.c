@@ -12,6 +12,7 @@
 
 #include "../eval/eval.h"
 #include "../movegen/movegen.h"
+#include "level.h"
 #include "movepick.h"
 #include "score.h"
 #include "see.h"
@@ -89,7 +90,8 @@ typedef struct SearchThread {
 /* Shared state                                                             */
 
 static OutputFn Out;
-static SearchOptions Options = {1, false, 1};
+static SearchOptions Options = {.multipv = 1, .threads = 1, .skill_level = LEVEL_FULL,
+                                .elo = 1500};
 static SearchThread **Threads;
 static int ThreadCount;
 static pthread_mutex_t Lock = PTHREAD_MUTEX_INITIALIZER;
@@ -102,7 +104,13 @@ static TimeLimits Time;
 static _Atomic int64_t StartTime;
 static int Reductions[64][64];
 static Position RootPos;
-static int MultiPV;
+static int MultiPV;      /* lines searched */
+static int ShownPV;      /* lines printed: the MultiPV option */
+static Level Lv;         /* the play level of this search */
+static uint64_t LevelSeed;
+static uint64_t GameSeed;     /* drawn at start-up and by ucinewgame */
+static double LastStrength = LEVEL_FULL;
+static uint64_t LastSeed;
 static bool UserStopped; /* guarded by Lock: `stop` was received */
 static bool Quiet; /* bench: print nothing */
 static void out_line(const char *line);
@@ -119,6 +127,15 @@ static uint64_t total_nodes(void)
     for (int i = 0; i < ThreadCount; i++)
         n += atomic_load_explicit(&Threads[i]->nodes, memory_order_relaxed);
     return n;
+}
+
+/* The static evaluation, with the play level's noise when one is set. */
+static inline int evaluate(const Position *pos)
+{
+    int v = eval_position(pos);
+    if (Lv.active)
+        v += level_noise(&Lv, pos_key(pos), LevelSeed);
+    return v;
 }
 
 static inline bool stopped(void) { return atomic_load_explicit(&Stop, memory_order_relaxed); }
@@ -246,7 +263,7 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta)
     if (is_draw(pos, ss->ply))
         return SCORE_DRAW;
     if (ss->ply >= MAX_PLY - 1)
-        return in_check ? SCORE_DRAW : eval_position(pos);
+        return in_check ? SCORE_DRAW : evaluate(pos);
 
     /* 1. Transposition table. */
     TTData tte;
@@ -259,7 +276,7 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta)
     if (in_check)
         best = -SCORE_INFINITE;
     else {
-        static_eval = tte.hit && tte.eval != SCORE_NONE ? tte.eval : eval_position(pos);
+        static_eval = tte.hit && tte.eval != SCORE_NONE ? tte.eval : evaluate(pos);
         best = static_eval;
         if (tte.hit && tte.score != SCORE_NONE
             && (tte.bound & (tte.score > best ? BOUND_LOWER : BOUND_UPPER)))
@@ -347,7 +364,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         if (is_draw(pos, ss->ply))
             return SCORE_DRAW;
         if (ss->ply >= MAX_PLY - 1)
-            return in_check ? SCORE_DRAW : eval_position(pos);
+            return in_check ? SCORE_DRAW : evaluate(pos);
         int a = alpha > mated_in(ss->ply) ? alpha : mated_in(ss->ply);
         int b = beta < mate_in(ss->ply + 1) ? beta : mate_in(ss->ply + 1);
         if (a >= b)
@@ -372,7 +389,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
     } else if (excluded) {
         eval = ss->static_eval;
     } else {
-        ss->static_eval = eval = tte.hit && tte.eval != SCORE_NONE ? tte.eval : eval_position(pos);
+        ss->static_eval = eval = tte.hit && tte.eval != SCORE_NONE ? tte.eval : evaluate(pos);
         if (!tte.hit)
             tt_store(pos_key(pos), ss->ply, MOVE_NONE, SCORE_NONE, eval, -1, BOUND_NONE, false);
         if (tte.hit && tte.score != SCORE_NONE
@@ -638,7 +655,7 @@ static void report(SearchThread *t, int depth, int alpha, int beta)
 {
     int64_t ms = elapsed();
     uint64_t nodes = total_nodes();
-    int lines = MultiPV < t->root_count ? MultiPV : t->root_count;
+    int lines = ShownPV < t->root_count ? ShownPV : t->root_count;
     char *buf = malloc(16 * (MAX_PLY + 2) + 256);
     if (!buf)
         return;
@@ -761,6 +778,16 @@ static void iterative_deepening(SearchThread *t)
         }
         prev_best_score = best_score;
     }
+    /* A play level that reached its cap early still takes a natural share
+     * of its time, as a person would. */
+    if (main_thread && Lv.active && Time.soft && !Limits.infinite) {
+        double u = (double)(level_mix(LevelSeed ^ pos_key(&t->pos)) >> 11) / 9007199254740992.0;
+        int64_t target = (int64_t)((double)Time.soft * (Lv.think_min + u * (Lv.think_max - Lv.think_min)));
+        while (!stopped() && !atomic_load(&Pondering) && elapsed() < target) {
+            struct timespec ts = {0, 2 * 1000 * 1000};
+            nanosleep(&ts, NULL);
+        }
+    }
     if (main_thread)
         atomic_store(&Stop, true);
 }
@@ -820,6 +847,19 @@ static void print_bestmove(void)
     if (t != Threads[0])
         report(t, t->completed_depth, -SCORE_INFINITE, SCORE_INFINITE);
     const RootMove *rm = &t->root_moves[0];
+    if (Lv.active) {
+        /* The level's choice among the lines searched, best first. */
+        int scores[LEVEL_CANDIDATES], n = 0;
+        for (int i = 0; i < t->root_count && n < LEVEL_CANDIDATES; i++) {
+            const RootMove *r = &t->root_moves[i];
+            int sc = r->score != -SCORE_INFINITE ? r->score : r->prev_score;
+            if (sc == -SCORE_INFINITE)
+                break;
+            scores[n++] = sc;
+        }
+        if (n > 0)
+            rm = &t->root_moves[level_pick(&Lv, scores, n, LevelSeed ^ pos_key(&RootPos))];
+    }
     move_to_uci(&RootPos, rm->move, mv);
     move_t ponder = rm->pv_len >= 2 ? rm->pv[1] : MOVE_NONE;
     Position *p = &t->pos;
@@ -939,6 +979,7 @@ static bool create_threads(int n)
 void search_init(OutputFn out)
 {
     Out = out;
+    GameSeed = level_mix((uint64_t)tm_now());
     init_reductions();
     if (!tt_resize(16)) {
         fprintf(stderr, "rokade: cannot allocate the hash table\n");
@@ -987,8 +1028,27 @@ void search_start(const Position *root, const SearchLimits *limits)
     pthread_mutex_lock(&Lock);
     Limits = *limits;
     memcpy(&RootPos, root, sizeof RootPos);
-    MultiPV = Options.multipv < 1 ? 1 : Options.multipv;
+    ShownPV = MultiPV = Options.multipv < 1 ? 1 : Options.multipv;
     Time = tm_allocate(&Limits.clock, root->side);
+    /* A play level caps depth and nodes and searches a few lines to choose
+     * from; its seed is drawn here unless one is set. */
+    Lv = level_make(level_strength(Options.skill_level, Options.limit_strength, Options.elo));
+    if (Lv.active) {
+        LevelSeed = Options.seed ? Options.seed : GameSeed;
+        if (MultiPV < LEVEL_CANDIDATES)
+            MultiPV = LEVEL_CANDIDATES;
+        if (!Limits.depth || Limits.depth > Lv.depth_cap)
+            Limits.depth = Lv.depth_cap;
+        if (!Limits.nodes || Limits.nodes > Lv.node_cap)
+            Limits.nodes = Lv.node_cap;
+    }
+    /* Static evals in the table carry the noise of the level that stored
+     * them: a new level or seed starts from an empty table. */
+    double strength = Lv.active ? Lv.strength : LEVEL_FULL;
+    if (strength != LastStrength || (Lv.active && LevelSeed != LastSeed))
+        tt_clear(ThreadCount);
+    LastStrength = strength;
+    LastSeed = LevelSeed;
 
     MoveList list;
     gen_legal(root, &list);
@@ -1082,6 +1142,7 @@ void search_clear(void)
     for (int i = 0; i < ThreadCount; i++)
         memset(&Threads[i]->hist, 0, sizeof Threads[i]->hist);
     tt_clear(ThreadCount);
+    GameSeed = level_mix(GameSeed ^ (uint64_t)tm_now());
 }
 
 uint64_t search_fixed_depth(const Position *root, int depth, move_t *best, int *score)

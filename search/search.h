@@ -22,6 +22,12 @@ typedef struct {
     int multipv;       /* 1..256 */
     bool show_wdl;
     int threads;
+    /* Play level (search/level.h): Skill Level 0..20, or UCI_Elo when
+     * limit_strength is on; seed 0 = a new random seed for every search. */
+    int skill_level;
+    bool limit_strength;
+    int elo;
+    uint64_t seed;
 } SearchOptions;
 
 typedef void (*OutputFn)(const char *line);

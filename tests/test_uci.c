@@ -608,6 +608,10 @@ Test(uci, handshake_lists_every_option)
         "option name Clear Hash type button",
         "option name UCI_Chess960 type check default false",
         "option name UCI_ShowWDL type check default false",
+        "option name Skill Level type spin default 20 min 0 max 20",
+        "option name UCI_LimitStrength type check default false",
+        "option name UCI_Elo type spin default 1500 min 1000 max 2800",
+        "option name Skill Seed type spin default 0 min 0 max 2147483647",
     };
     Engine *e = eng_start();
     eng_send(e, "uci");

@@ -1,0 +1,75 @@
+/* Play levels: the strength scale and the weighted move choice. */
+#include "level.h"
+
+#include <math.h>
+
+#include "score.h"
+
+/* UCI_Elo to strength, interpolated linearly between the points. The points
+ * are to be fitted against Stockfish 15.1 with UCI_LimitStrength at the same
+ * UCI_Elo (README.md, "Play levels" gives the state of that calibration). */
+static const struct {
+    int elo;
+    double strength;
+} EloTable[] = {
+    {1000, 0.0}, {1400, 4.0}, {1800, 8.5}, {2200, 13.0}, {2500, 16.5}, {2800, 20.0},
+};
+
+double level_strength(int skill_level, bool limit_strength, int elo)
+{
+    if (!limit_strength)
+        return skill_level < 0 ? 0 : skill_level > LEVEL_FULL ? LEVEL_FULL : skill_level;
+    const int n = (int)(sizeof EloTable / sizeof *EloTable);
+    if (elo <= EloTable[0].elo)
+        return EloTable[0].strength;
+    for (int i = 1; i < n; i++)
+        if (elo <= EloTable[i].elo) {
+            double f = (double)(elo - EloTable[i - 1].elo) / (EloTable[i].elo - EloTable[i - 1].elo);
+            return EloTable[i - 1].strength + f * (EloTable[i].strength - EloTable[i - 1].strength);
+        }
+    return LEVEL_FULL;
+}
+
+Level level_make(double s)
+{
+    Level lv = {0};
+    if (s >= LEVEL_FULL)
+        return lv;
+    if (s < 0)
+        s = 0;
+    lv.active = true;
+    lv.strength = s;
+    /* One ply (plus quiescence) at 0, about 14 plies near the top. */
+    lv.depth_cap = 1 + (int)(s * 0.65);
+    /* 100 nodes at 0, doubling every 1.6 levels: ~600k just below 20. */
+    lv.node_cap = (uint64_t)(100.0 * pow(2.0, s / 1.6));
+    lv.noise = (int)((LEVEL_FULL - s) * 6);
+    lv.temperature = 5 + (int)((LEVEL_FULL - s) * 4);
+    lv.think_min = 0.15;
+    lv.think_max = 0.45;
+    return lv;
+}
+
+int level_pick(const Level *lv, const int *scores, int n, uint64_t seed)
+{
+    if (n <= 1 || !lv->active)
+        return 0;
+    /* Never trade a forced mate, and never walk into one when the best move
+     * avoids it: a person of any level sees a mate in one on the board. */
+    if (scores[0] >= SCORE_MATE_IN_MAX)
+        return 0;
+    double w[LEVEL_CANDIDATES], total = 0;
+    int m = n < LEVEL_CANDIDATES ? n : LEVEL_CANDIDATES;
+    for (int i = 0; i < m; i++) {
+        int loss = scores[0] - scores[i];
+        w[i] = scores[i] <= SCORE_MATED_IN_MAX ? 0.0 : exp(-(double)loss / lv->temperature);
+        total += w[i];
+    }
+    double r = (double)(level_mix(seed) >> 11) / 9007199254740992.0 * total;
+    for (int i = 0; i < m; i++) {
+        if (r < w[i])
+            return i;
+        r -= w[i];
+    }
+    return 0;
+}
