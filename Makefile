@@ -30,7 +30,7 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(MAIN_SRC:%.c=$(BUILD)/%.o)
 TEST_SRC := $(wildcard tests/test_*.c)
 
-.PHONY: all debug lint sanitize tsan test-tsan fuzz fuzz-toolchain fuzz-bins fuzz-run test test-sanitize perft perft-quick bench perft-speed clean
+.PHONY: all debug lint stress sanitize tsan test-tsan fuzz fuzz-toolchain fuzz-bins fuzz-run test test-sanitize perft perft-quick bench perft-speed clean
 
 all: $(EXE)
 
@@ -148,6 +148,17 @@ test: criterion
 	$(MAKE) -j2 sanitize
 	$(MAKE) -j2 test-tsan
 	$(MAKE) -j2 fuzz-run
+	$(MAKE) stress
+
+# Random valid and invalid command sequences (tests/stress.py): the release
+# build and the ASan+UBSan build, fixed seeds so a failure can be replayed.
+PYTHON ?= python3
+stress: $(EXE)
+	@command -v $(PYTHON) >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 >/dev/null 2>&1 || \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 >/dev/null); fi; }
+	$(PYTHON) tests/stress.py --engine ./$(EXE) --count 2000 --seed 1
+	test -x ./rokade-sanitize && $(PYTHON) tests/stress.py --engine ./rokade-sanitize --count 400 --seed 3
 
 # ---- perft ----
 perft: $(EXE)

@@ -109,9 +109,11 @@ static void cmd_position(Tok *t)
         rest = tok_rest(t);
     } else if (!strcmp(word, "fen")) {
         const char *fen = tok_rest(t);
-        const char *mv = strstr(fen, " moves");
-        while (mv && mv[6] && !isspace((unsigned char)mv[6]))
-            mv = strstr(mv + 1, " moves");
+        /* The FEN ends before a word "moves" (after any whitespace). */
+        const char *mv = NULL;
+        for (const char *q = strstr(fen, "moves"); q && !mv; q = strstr(q + 1, "moves"))
+            if (q > fen && isspace((unsigned char)q[-1]) && (!q[5] || isspace((unsigned char)q[5])))
+                mv = q;
         size_t len = mv ? (size_t)(mv - fen) : strlen(fen);
         char *fenbuf = malloc(len + 1);
         if (!fenbuf) {
@@ -360,6 +362,10 @@ static void cmd_go(Tok *t)
         }
         have_word = tok_next(t, word, sizeof word);
     }
+    if (!lim.infinite && !lim.depth && !lim.nodes && !lim.clock.movetime
+        && lim.clock.time[Root->side] < 0 && lim.clock.time[!Root->side] >= 0)
+        uci_print("info string error: go: no %s for the side to move; searching until stop",
+                  Root->side == WHITE ? "wtime" : "btime");
     /* `go` alone searches until stopped, as `go infinite` does. */
     if (!lim.depth && !lim.nodes && !lim.mate && !lim.clock.movetime && lim.clock.time[WHITE] < 0
         && lim.clock.time[BLACK] < 0)

@@ -367,19 +367,20 @@ static bool parse_fen_into(Position *pos, const char *fen, bool chess960, char *
             st->ep = (uint8_t)sq;
     }
 
-    /* 5-6. Counters (optional). */
+    /* 5-6. Counters (optional). The bound is far beyond any game a
+     * `position ... moves` line can give, so every FEN printed reads back. */
     long half = 0, full = 1;
     n = next_field(&s, &f);
     if (n) {
-        if (!parse_counter(f, n, 100000, &half))
-            return fen_error(err, errlen, "halfmove clock: '%.*s' is not a number from 0 to 100000",
-                             (int)(n > 20 ? 20 : n), f);
+        if (!parse_counter(f, n, FEN_COUNTER_MAX, &half))
+            return fen_error(err, errlen, "halfmove clock: '%.*s' is not a number from 0 to %d",
+                             (int)(n > 20 ? 20 : n), f, FEN_COUNTER_MAX);
         n = next_field(&s, &f);
         if (n) {
-            if (!parse_counter(f, n, 100000, &full))
+            if (!parse_counter(f, n, FEN_COUNTER_MAX, &full))
                 return fen_error(err, errlen,
-                                 "fullmove number: '%.*s' is not a number from 1 to 100000",
-                                 (int)(n > 20 ? 20 : n), f);
+                                 "fullmove number: '%.*s' is not a number from 1 to %d",
+                                 (int)(n > 20 ? 20 : n), f, FEN_COUNTER_MAX);
             if (full == 0)
                 full = 1;
         }

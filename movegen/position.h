@@ -59,6 +59,9 @@ typedef enum {
 #define START_FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
 /* Call once at start-up (attack tables and Zobrist keys). */
+/* Largest halfmove clock and fullmove number a FEN may give. */
+enum { FEN_COUNTER_MAX = 100000000 };
+
 void movegen_init(void);
 
 /* Sets the position from a FEN (KQkq, X-FEN or Shredder-FEN castling). On an

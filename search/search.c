@@ -112,6 +112,9 @@ static uint64_t GameSeed;     /* drawn at start-up and by ucinewgame */
 static double LastStrength = LEVEL_FULL;
 static uint64_t LastSeed;
 static bool UserStopped; /* guarded by Lock: `stop` was received */
+/* Guarded by Lock: nothing but `stop` is sure to end this search (infinite,
+ * or no depth, node or time limit, as `go mate N` alone). */
+static bool Endless;
 static bool Quiet; /* bench: print nothing */
 static void out_line(const char *line);
 
@@ -142,11 +145,15 @@ static inline bool stopped(void) { return atomic_load_explicit(&Stop, memory_ord
 
 static int64_t elapsed(void) { return tm_now() - atomic_load(&StartTime); }
 
-/* The main thread polls the clock and the node limit. */
+/* Every thread polls the clock and the node limit: with more threads than
+ * cores the main thread may not run for a while. One thread stops at exactly
+ * the node limit; several check the sum every 1024 nodes of their own. */
 static void check_limits(SearchThread *t)
 {
     uint64_t n = atomic_load_explicit(&t->nodes, memory_order_relaxed);
-    if (Limits.nodes && (ThreadCount == 1 ? n : total_nodes()) >= Limits.nodes)
+    if (Limits.nodes
+        && (ThreadCount == 1 ? n >= Limits.nodes
+                             : (n & 1023) == 0 && total_nodes() >= Limits.nodes))
         atomic_store(&Stop, true);
     if ((n & 511) == 0 && Time.hard && !atomic_load_explicit(&Pondering, memory_order_relaxed)
         && elapsed() >= Time.hard)
@@ -233,8 +240,7 @@ static void update_capture_stats(SearchThread *t, move_t m, int bonus)
 static inline void enter_node(SearchThread *t, Stack *ss)
 {
     count_node(t);
-    if (t->id == 0)
-        check_limits(t);
+    check_limits(t);
     ss->pv_len = 0;
     if (ss->ply > t->seldepth)
         t->seldepth = ss->ply;
@@ -1042,6 +1048,7 @@ void search_start(const Position *root, const SearchLimits *limits)
         if (!Limits.nodes || Limits.nodes > Lv.node_cap)
             Limits.nodes = Lv.node_cap;
     }
+    Endless = Limits.infinite || (!Limits.depth && !Limits.nodes && !Time.soft);
     /* Static evals in the table carry the noise of the level that stored
      * them: a new level or seed starts from an empty table. */
     double strength = Lv.active ? Lv.strength : LEVEL_FULL;
@@ -1131,7 +1138,7 @@ bool search_is_unbounded(void)
 {
     pthread_mutex_lock(&Lock);
     /* After `stop` the search is ending: commands just wait for it. */
-    bool u = Active && !UserStopped && (Limits.infinite || atomic_load(&Pondering));
+    bool u = Active && !UserStopped && (Endless || atomic_load(&Pondering));
     pthread_mutex_unlock(&Lock);
     return u;
 }

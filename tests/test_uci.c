@@ -1820,3 +1820,36 @@ Test(uci, other_commands)
     CHECK(e, l && !strcmp(l, "Nodes searched: 2039"), "perft 2 of Kiwipete");
     eng_quit(e);
 }
+
+Test(uci, found_by_the_stress_script)
+{
+    Engine *e = eng_start();
+    /* A tab (any whitespace) may stand before "moves" after a FEN. */
+    eng_send(e, "position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1\tmoves e1e2");
+    expect_fen(e, "4k3/8/8/8/8/8/4K3/8 b - - 1 1", "a tab before moves");
+    eng_send(e, "position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 \t moves\te1e2 \t e8d7");
+    expect_fen(e, "8/3k4/8/8/8/8/4K3/8 w - - 2 2", "tabs and spaces around moves");
+
+    /* Only the opponent's clock: said, searched until stop, and commands that
+     * would wait for it are refused instead of blocking the input. */
+    eng_send(e, "position startpos");
+    int mark = e->next;
+    eng_send(e, "go btime 100");
+    CHECK(e, wait_for(e, "info string error: go: no wtime", 5000), "no note about the missing wtime");
+    expect_error(e, "position startpos moves e2e4", "stop", NULL);
+    drain(e, 200);
+    CHECK(e, count_from(e, mark, "bestmove") == 0, "the search ended by itself");
+    eng_send(e, "stop");
+    check_bestmove(e, wait_for(e, "bestmove", 2000), NULL, NULL);
+    settle(e);
+    /* The same for go mate N without a mate to find. */
+    eng_send(e, "position startpos");
+    eng_send(e, "go mate 2");
+    expect_error(e, "ucinewgame", "stop", NULL);
+    eng_send(e, "stop");
+    check_bestmove(e, wait_for(e, "bestmove", 2000), NULL, NULL);
+    settle(e);
+    expect_no_error(e, "position startpos moves e2e4");
+    expect_fen(e, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", "after stop");
+    eng_quit(e);
+}

@@ -1,0 +1,1349 @@
+/* The engine at its limits, driven through UCI: 256 threads, Hash beyond the
+ * machine's memory, MultiPV above the number of legal moves, the 218-move
+ * position, games of thousands of plies (history compaction), depth limits
+ * at MAX_PLY and mate scores. The engine named by $ROKADE (default ./rokade)
+ * runs behind two pipes; every read has a deadline, and the child is killed
+ * and reaped at the end of each test. The move generator is linked in to
+ * check moves, PVs and mate distances independently.
+ *
+ * Two tests show engine bugs and fail until they are fixed:
+ * threads_256_keep_the_node_and_time_limits (limits enforced only by a main
+ * thread that can start last) and fen_with_fullmove_past_100000_round_trips
+ * (`d` prints a FEN that `position fen` refuses). */
+#include <criterion/criterion.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/types.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../movegen/movegen.h"
+
+/* ------------------------------------------------------------------------ */
+/* A small engine harness                                                   */
+
+typedef struct {
+    pid_t pid;
+    int in, out;       /* the engine's stdin (we write) and stdout (we read) */
+    bool eof, reaped;
+    int status;
+    char *part;        /* the line being received */
+    size_t plen, pcap;
+    char **lines;      /* every complete line received */
+    int count, cap, next;
+} Eng;
+
+enum { MAX_LIVE = 2 };
+static Eng *Live[MAX_LIVE];
+
+static int64_t ms_now(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static bool prefixed(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
+
+static void dump_tail(const Eng *e)
+{
+    if (!e)
+        return;
+    int from = e->count > 30 ? e->count - 30 : 0;
+    fprintf(stderr, "---- engine pid %d: lines %d..%d of %d ----\n", (int)e->pid, from + 1, e->count,
+            e->count);
+    for (int i = from; i < e->count; i++)
+        fprintf(stderr, "  | %.240s%s\n", e->lines[i], strlen(e->lines[i]) > 240 ? "..." : "");
+}
+
+#define CHECK(e, cond, ...)                                                                        \
+    do {                                                                                           \
+        if (!(cond)) {                                                                             \
+            dump_tail(e);                                                                          \
+            cr_assert_fail(__VA_ARGS__);                                                           \
+        }                                                                                          \
+    } while (0)
+
+static void keep_line(Eng *e, const char *s, size_t n)
+{
+    if (e->count == e->cap) {
+        e->cap = e->cap ? e->cap * 2 : 512;
+        e->lines = realloc(e->lines, (size_t)e->cap * sizeof *e->lines);
+        cr_assert(e->lines, "out of memory");
+    }
+    char *copy = malloc(n + 1);
+    cr_assert(copy, "out of memory");
+    memcpy(copy, s, n);
+    copy[n] = '\0';
+    e->lines[e->count++] = copy;
+}
+
+static void take_bytes(Eng *e, const char *b, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        if (b[i] == '\n') {
+            keep_line(e, e->part ? e->part : "", e->plen);
+            e->plen = 0;
+        } else {
+            if (!e->part || e->plen + 1 >= e->pcap) {
+                e->pcap = e->pcap ? e->pcap * 2 : 1024;
+                e->part = realloc(e->part, e->pcap);
+                cr_assert(e->part, "out of memory");
+            }
+            e->part[e->plen++] = b[i];
+        }
+    }
+}
+
+/* Reads what is there, waiting at most wait_ms for it. */
+static void pump(Eng *e, int wait_ms)
+{
+    if (e->eof)
+        return;
+    struct pollfd p = {e->out, POLLIN, 0};
+    if (poll(&p, 1, wait_ms < 0 ? 0 : wait_ms) <= 0)
+        return;
+    char b[32768];
+    ssize_t n = read(e->out, b, sizeof b);
+    if (n > 0)
+        take_bytes(e, b, (size_t)n);
+    else if (n == 0 || (errno != EINTR && errno != EAGAIN))
+        e->eof = true;
+}
+
+static const char *next_line(Eng *e, int64_t deadline)
+{
+    while (e->next >= e->count) {
+        int64_t left = deadline - ms_now();
+        if (left < 0 || e->eof)
+            return NULL;
+        pump(e, (int)left);
+    }
+    return e->lines[e->next++];
+}
+
+/* Consumes lines up to and including the first that starts with prefix. */
+static const char *wait_for(Eng *e, const char *prefix, int ms)
+{
+    int64_t deadline = ms_now() + ms;
+    const char *l;
+    while ((l = next_line(e, deadline)))
+        if (prefixed(l, prefix))
+            return l;
+    return NULL;
+}
+
+static Eng *eng_start(void)
+{
+    const char *path = getenv("ROKADE");
+    if (!path || !*path)
+        path = "./rokade";
+    cr_assert(access(path, X_OK) == 0, "no engine binary at '%s' (set ROKADE)", path);
+    int to[2], from[2];
+    cr_assert(pipe(to) == 0 && pipe(from) == 0, "pipe: %s", strerror(errno));
+    fcntl(to[1], F_SETFD, FD_CLOEXEC);
+    fcntl(from[0], F_SETFD, FD_CLOEXEC);
+    pid_t pid = fork();
+    cr_assert(pid >= 0, "fork: %s", strerror(errno));
+    if (pid == 0) {
+        dup2(to[0], STDIN_FILENO);
+        dup2(from[1], STDOUT_FILENO);
+        close(to[0]);
+        close(to[1]);
+        close(from[0]);
+        close(from[1]);
+        execl(path, path, (char *)NULL);
+        _exit(127);
+    }
+    close(to[0]);
+    close(from[1]);
+    Eng *e = calloc(1, sizeof *e);
+    cr_assert(e, "out of memory");
+    e->pid = pid;
+    e->in = to[1];
+    e->out = from[0];
+    fcntl(e->in, F_SETFL, fcntl(e->in, F_GETFL) | O_NONBLOCK);
+    for (int i = 0; i < MAX_LIVE; i++)
+        if (!Live[i]) {
+            Live[i] = e;
+            break;
+        }
+    return e;
+}
+
+/* Writes every byte, reading the engine meanwhile so neither side blocks. */
+static void send_all(Eng *e, const char *s, size_t len)
+{
+    int64_t deadline = ms_now() + 60000;
+    size_t done = 0;
+    while (done < len) {
+        int left = (int)(deadline - ms_now());
+        CHECK(e, left > 0, "the engine did not read its input for 60 s");
+        struct pollfd p[2] = {{e->in, POLLOUT, 0}, {e->out, POLLIN, 0}};
+        int r = poll(p, e->eof ? 1 : 2, left);
+        if (r < 0 && errno == EINTR)
+            continue;
+        CHECK(e, r >= 0, "poll: %s", strerror(errno));
+        if (!e->eof && p[1].revents)
+            pump(e, 0);
+        if (p[0].revents & POLLOUT) {
+            ssize_t n = write(e->in, s + done, len - done);
+            CHECK(e, n > 0 || errno == EAGAIN || errno == EINTR, "write failed: %s (crash?)",
+                  strerror(errno));
+            if (n > 0)
+                done += (size_t)n;
+        } else
+            CHECK(e, !(p[0].revents & (POLLERR | POLLHUP)), "the engine closed its input (crash?)");
+    }
+}
+
+__attribute__((format(printf, 2, 3))) static void eng_send(Eng *e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    cr_assert(n >= 0);
+    char *b = malloc((size_t)n + 2);
+    cr_assert(b, "out of memory");
+    va_start(ap, fmt);
+    vsnprintf(b, (size_t)n + 1, fmt, ap);
+    va_end(ap);
+    b[n] = '\n';
+    send_all(e, b, (size_t)n + 1);
+    free(b);
+}
+
+static void sync_ready(Eng *e)
+{
+    eng_send(e, "isready");
+    CHECK(e, wait_for(e, "readyok", 30000), "no readyok within 30 s");
+}
+
+/* Sends cmd (any length) and isready; the first error line before readyok,
+ * or NULL. No bestmove may come meanwhile. */
+static const char *answer(Eng *e, const char *cmd)
+{
+    int mark = e->next;
+    send_all(e, cmd, strlen(cmd));
+    send_all(e, "\n", 1);
+    sync_ready(e);
+    const char *err = NULL;
+    for (int i = mark; i < e->next; i++) {
+        CHECK(e, !prefixed(e->lines[i], "bestmove"), "a bestmove after '%.60s'", cmd);
+        if (!err && prefixed(e->lines[i], "info string error"))
+            err = e->lines[i];
+    }
+    return err;
+}
+
+static const char *expect_error(Eng *e, const char *cmd, const char *word)
+{
+    const char *err = answer(e, cmd);
+    CHECK(e, err, "'%.60s' was not answered with 'info string error'", cmd);
+    CHECK(e, !word || strstr(err, word), "the error for '%.60s' does not say '%s': %s", cmd, word,
+          err);
+    return err;
+}
+
+static void expect_ok(Eng *e, const char *cmd)
+{
+    const char *err = answer(e, cmd);
+    CHECK(e, !err, "'%.60s' gave: %s", cmd, err);
+}
+
+/* `d`: the FEN and the game state it shows. */
+static void show(Eng *e, char *fen, size_t flen, char *state, size_t slen)
+{
+    eng_send(e, "d");
+    const char *l = wait_for(e, "Fen: ", 30000);
+    CHECK(e, l, "no 'Fen:' line for d");
+    snprintf(fen, flen, "%s", l + 5);
+    l = wait_for(e, "State: ", 10000);
+    CHECK(e, l, "no 'State:' line for d");
+    snprintf(state, slen, "%s", l + 7);
+    CHECK(e, wait_for(e, "Legal moves", 10000), "no 'Legal moves' line for d");
+}
+
+/* Sends a go and returns its bestmove line; its info lines start at *mark. */
+static const char *go(Eng *e, const char *cmd, int ms, int *mark)
+{
+    if (mark)
+        *mark = e->next;
+    eng_send(e, "%s", cmd);
+    const char *l = wait_for(e, "bestmove", ms);
+    CHECK(e, l, "no bestmove within %d ms of '%s'", ms, cmd);
+    return l;
+}
+
+static void eng_free(Eng *e)
+{
+    if (!e)
+        return;
+    if (!e->reaped) {
+        kill(e->pid, SIGKILL);
+        waitpid(e->pid, NULL, 0);
+    }
+    if (e->in >= 0)
+        close(e->in);
+    close(e->out);
+    for (int i = 0; i < e->count; i++)
+        free(e->lines[i]);
+    free(e->lines);
+    free(e->part);
+    for (int i = 0; i < MAX_LIVE; i++)
+        if (Live[i] == e)
+            Live[i] = NULL;
+    free(e);
+}
+
+/* quit: the engine must exit with status 0 (sanitizer reports exit 1). */
+static void eng_quit(Eng *e)
+{
+    eng_send(e, "quit");
+    close(e->in);
+    e->in = -1;
+    int64_t deadline = ms_now() + 20000;
+    while (!e->reaped && ms_now() < deadline) {
+        if (waitpid(e->pid, &e->status, WNOHANG) == e->pid)
+            e->reaped = true;
+        else
+            pump(e, 20);
+    }
+    CHECK(e, e->reaped, "the engine did not exit within 20 s of quit");
+    CHECK(e, WIFEXITED(e->status) && WEXITSTATUS(e->status) == 0,
+          "the engine ended with %s %d", WIFEXITED(e->status) ? "status" : "signal",
+          WIFEXITED(e->status) ? WEXITSTATUS(e->status) : WTERMSIG(e->status));
+    eng_free(e);
+}
+
+/* Threads of the engine process (the UCI thread plus the search threads). */
+static int task_count(pid_t pid)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/proc/%d/task", (int)pid);
+    DIR *d = opendir(path);
+    if (!d)
+        return -1;
+    int n = 0;
+    const struct dirent *de;
+    while ((de = readdir(d)))
+        n += de->d_name[0] != '.';
+    closedir(d);
+    return n;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Reading the answers                                                      */
+
+/* The token after `key` in a line of space-separated tokens. */
+static bool field(const char *line, const char *key, char *out, size_t n)
+{
+    size_t kl = strlen(key);
+    for (const char *p = line; *p;) {
+        while (*p == ' ')
+            p++;
+        const char *s = p;
+        while (*p && *p != ' ')
+            p++;
+        if ((size_t)(p - s) == kl && !memcmp(s, key, kl)) {
+            while (*p == ' ')
+                p++;
+            size_t len = strcspn(p, " ");
+            if (len >= n)
+                len = n - 1;
+            memcpy(out, p, len);
+            out[len] = '\0';
+            return len > 0;
+        }
+    }
+    return false;
+}
+
+static long long num(const char *line, const char *key, long long dflt)
+{
+    char b[32], *end;
+    if (!field(line, key, b, sizeof b))
+        return dflt;
+    long long v = strtoll(b, &end, 10);
+    return *end ? dflt : v;
+}
+
+static bool is_pv_line(const char *l)
+{
+    return prefixed(l, "info depth ") && strstr(l, " score ") && strstr(l, " pv ");
+}
+
+/* The score of an info line: *mate set for `score mate N`. */
+static int score_of(const char *l, bool *mate)
+{
+    const char *s = strstr(l, " score ");
+    cr_assert(s, "no score in '%s'", l);
+    int v = 0;
+    *mate = prefixed(s, " score mate ");
+    cr_assert(sscanf(s + (*mate ? 12 : 10), "%d", &v) == 1, "unreadable score in '%s'", l);
+    cr_assert(*mate || prefixed(s, " score cp "), "unknown score in '%s'", l);
+    return v;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Positions through the library                                            */
+
+static Position *lib_pos(const char *fen, const char *moves)
+{
+    Position *p = calloc(1, sizeof *p);
+    char err[200];
+    cr_assert(p, "out of memory");
+    cr_assert(pos_set_fen(p, fen ? fen : START_FEN, false, err, sizeof err), "test FEN: %s", err);
+    if (moves) {
+        char *copy = strdup(moves), *save = NULL;
+        cr_assert(copy, "out of memory");
+        for (char *m = strtok_r(copy, " ", &save); m; m = strtok_r(NULL, " ", &save)) {
+            move_t mv = move_from_uci(p, m);
+            cr_assert(mv != MOVE_NONE, "test move list: '%s' is illegal", m);
+            pos_make_game_move(p, mv);
+        }
+        free(copy);
+    }
+    return p;
+}
+
+static int legal_count(const char *fen)
+{
+    Position *p = lib_pos(fen, NULL);
+    int n = gen_count_legal(p);
+    free(p);
+    return n;
+}
+
+/* The bestmove (and ponder move) must be legal; returns the move text. */
+static void check_bestmove(Eng *e, const char *line, const char *fen, const char *moves, char *mv,
+                           size_t mvlen)
+{
+    char b[16] = "", pm[16] = "";
+    CHECK(e, line && prefixed(line, "bestmove "), "no bestmove line");
+    CHECK(e, field(line, "bestmove", b, sizeof b), "empty bestmove");
+    Position *p = lib_pos(fen, moves);
+    move_t m = move_from_uci(p, b);
+    CHECK(e, m != MOVE_NONE, "bestmove '%s' is illegal in %s", b, fen ? fen : "the game");
+    if (field(line, "ponder", pm, sizeof pm)) {
+        pos_make_game_move(p, m);
+        CHECK(e, move_from_uci(p, pm) != MOVE_NONE, "ponder move '%s' is illegal after %s", pm, b);
+    }
+    free(p);
+    if (mv)
+        snprintf(mv, mvlen, "%s", b);
+}
+
+/* Every pv line in [from, to): depth and seldepth within MAX_PLY, a legal pv,
+ * and a mate score that fits its pv: `mate N` (N > 0, the side to move mates)
+ * has at most 2N-1 moves and, with exactly that many, ends in checkmate;
+ * `mate -N` has at most 2N moves and, with 2N, ends in checkmate too. The
+ * number of pv lines is returned and the last one put in *last. */
+static int check_pv_lines(Eng *e, int from, int to, const char *fen, const char *moves,
+                          const char **last)
+{
+    Position *root = lib_pos(fen, moves);
+    Position *p = malloc(sizeof *p);
+    cr_assert(p, "out of memory");
+    int lines = 0;
+    *last = NULL;
+    for (int i = from; i < to; i++) {
+        const char *l = e->lines[i];
+        if (!is_pv_line(l))
+            continue;
+        lines++;
+        *last = l;
+        long long d = num(l, "depth", -1), sd = num(l, "seldepth", -1);
+        CHECK(e, d >= 1 && d <= MAX_PLY - 1, "depth out of range: %.200s", l);
+        CHECK(e, sd >= d && sd <= MAX_PLY, "seldepth out of range: %.200s", l);
+        memcpy(p, root, sizeof *p);
+        const char *pv = strstr(l, " pv ") + 4;
+        char *copy = strdup(pv), *save = NULL;
+        cr_assert(copy, "out of memory");
+        int plies = 0;
+        for (char *m = strtok_r(copy, " ", &save); m; m = strtok_r(NULL, " ", &save)) {
+            move_t mv = move_from_uci(p, m);
+            CHECK(e, mv != MOVE_NONE, "pv move %d '%s' is illegal: %.200s", plies + 1, m, l);
+            pos_make_game_move(p, mv);
+            plies++;
+        }
+        free(copy);
+        CHECK(e, plies >= 1 && plies <= MAX_PLY, "pv of %d moves: %.200s", plies, l);
+        bool mate;
+        int v = score_of(l, &mate);
+        if (mate) {
+            CHECK(e, v != 0, "score mate 0 in a search line: %.200s", l);
+            int most = v > 0 ? 2 * v - 1 : -2 * v;
+            CHECK(e, plies <= most, "mate %d with a pv of %d moves: %.200s", v, plies, l);
+            if (plies == most)
+                CHECK(e, pos_in_check(p) && !pos_has_legal_move(p),
+                      "the pv of mate %d does not end in checkmate: %.200s", v, l);
+        }
+    }
+    free(p);
+    free(root);
+    return lines;
+}
+
+/* Mate solvers on the library (no draw rules: only for short mates). */
+static bool mates_in(Position *p, int n)
+{
+    MoveList mine;
+    gen_legal(p, &mine);
+    for (int i = 0; i < mine.count; i++) {
+        pos_make_move(p, mine.moves[i]);
+        MoveList theirs;
+        gen_legal(p, &theirs);
+        bool ok;
+        if (theirs.count == 0)
+            ok = pos_in_check(p);
+        else if (n <= 1)
+            ok = false;
+        else {
+            ok = true;
+            for (int j = 0; j < theirs.count && ok; j++) {
+                pos_make_move(p, theirs.moves[j]);
+                ok = mates_in(p, n - 1);
+                pos_unmake_move(p, theirs.moves[j]);
+            }
+        }
+        pos_unmake_move(p, mine.moves[i]);
+        if (ok)
+            return true;
+    }
+    return false;
+}
+
+/* The side to move has moves, and after each the other side mates in n. */
+static bool mated_in(Position *p, int n)
+{
+    MoveList mine;
+    gen_legal(p, &mine);
+    bool all = mine.count > 0;
+    for (int i = 0; i < mine.count && all; i++) {
+        pos_make_move(p, mine.moves[i]);
+        all = mates_in(p, n);
+        pos_unmake_move(p, mine.moves[i]);
+    }
+    return all;
+}
+
+/* The exact mate distance, checked here by brute force (n <= 4). */
+static void certify(const char *fen, int n, bool winning)
+{
+    Position *p = lib_pos(fen, NULL);
+    if (winning)
+        cr_assert(mates_in(p, n) && (n == 1 || !mates_in(p, n - 1)),
+                  "test data: %s is not mate in exactly %d", fen, n);
+    else
+        cr_assert(mated_in(p, n) && (n == 1 || !mated_in(p, n - 1)),
+                  "test data: %s is not mated in exactly %d", fen, n);
+    free(p);
+}
+
+static void setup(void)
+{
+    static bool done;
+    signal(SIGPIPE, SIG_IGN);
+    if (!done) {
+        movegen_init();
+        done = true;
+    }
+}
+
+static void teardown(void)
+{
+    for (int i = 0; i < MAX_LIVE; i++)
+        if (Live[i])
+            eng_free(Live[i]);
+}
+
+TestSuite(limits, .init = setup, .fini = teardown, .timeout = 600);
+
+static const char *const R218 = "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1";
+static const char *const KNIGHTS = " g1f3 g8f6 f3g1 f6g8";
+
+/* ------------------------------------------------------------------------ */
+/* Threads                                                                  */
+
+static void expect_threads(Eng *e, int base, int n, const char *after)
+{
+    int t = task_count(e->pid);
+    CHECK(e, t == base + n - 1, "after %s: %d threads in the process, expected %d (Threads %d)",
+          after, t, base + n - 1, n);
+}
+
+Test(limits, threads_up_to_256_and_back)
+{
+    Eng *e = eng_start();
+    sync_ready(e);
+    int base = task_count(e->pid); /* Threads 1 */
+    CHECK(e, base >= 2, "cannot count the engine's threads (%d)", base);
+
+    expect_ok(e, "setoption name Threads value 256");
+    expect_threads(e, base, 256, "Threads 256");
+    eng_send(e, "position startpos moves e2e4 e7e5");
+    /* Long deadlines: 256 threads on a small machine under load. */
+    check_bestmove(e, go(e, "go depth 4", 180000, NULL), NULL, "e2e4 e7e5", NULL, 0);
+    /* Perft with far more threads than root moves. */
+    eng_send(e, "go perft 3");
+    const char *l = wait_for(e, "Nodes searched", 60000);
+    CHECK(e, l && !strcmp(l, "Nodes searched: 24825"), "perft 3 with 256 threads: '%s'",
+          l ? l : "(none)");
+
+    /* Out of range: said, and clamped (README); 256 stays 256. */
+    expect_error(e, "setoption name Threads value 257", "set to 256");
+    expect_threads(e, base, 256, "Threads 257");
+
+    expect_ok(e, "setoption name Threads value 2");
+    expect_threads(e, base, 2, "Threads 2");
+    check_bestmove(e, go(e, "go nodes 20000", 60000, NULL), NULL, "e2e4 e7e5", NULL, 0);
+    /* Not a number: refused, unchanged. */
+    expect_error(e, "setoption name Threads value abc", "abc");
+    expect_threads(e, base, 2, "Threads abc");
+    /* Below the range: clamped to 1. */
+    expect_error(e, "setoption name Threads value 0", "set to 1");
+    expect_threads(e, base, 1, "Threads 0");
+    expect_ok(e, "setoption name Threads value 2");
+    expect_error(e, "setoption name Threads value -1", "set to 1");
+    expect_threads(e, base, 1, "Threads -1");
+
+    expect_ok(e, "setoption name Threads value 1");
+    expect_threads(e, base, 1, "Threads 1");
+    check_bestmove(e, go(e, "go nodes 20000", 60000, NULL), NULL, "e2e4 e7e5", NULL, 0);
+    eng_quit(e);
+}
+
+/* Only the main search thread enforces nodes and time (check_limits runs
+ * for t->id == 0). All threads wait on one condition variable and mutex, so
+ * after search_start's broadcast the main thread may get the mutex after
+ * many helpers, which meanwhile search with no limit at all. With 256
+ * threads on a small, busy machine `go nodes 20000` searched millions of
+ * nodes and `go movetime 200` took up to 48 s. */
+Test(limits, threads_256_keep_the_node_and_time_limits)
+{
+    Eng *e = eng_start();
+    expect_ok(e, "setoption name Threads value 256");
+    eng_send(e, "position startpos moves e2e4 e7e5");
+    for (int i = 0; i < 2; i++) {
+        int mark = e->next;
+        eng_send(e, "go nodes 20000");
+        const char *bm = wait_for(e, "bestmove", 4000), *last = NULL;
+        CHECK(e, bm, "go nodes 20000 with 256 threads: no bestmove within 4 s");
+        check_bestmove(e, bm, NULL, "e2e4 e7e5", NULL, 0);
+        for (int k = mark; k < e->next; k++)
+            if (is_pv_line(e->lines[k]))
+                last = e->lines[k];
+        CHECK(e, last, "no info line");
+        long long n = num(last, "nodes", -1);
+        CHECK(e, n >= 0 && n <= 400000, "go nodes 20000 with 256 threads searched %lld nodes", n);
+
+        int64_t t0 = ms_now();
+        eng_send(e, "go movetime 200");
+        bm = wait_for(e, "bestmove", 4000);
+        int64_t ms = ms_now() - t0;
+        CHECK(e, bm, "go movetime 200 with 256 threads: no bestmove within 4 s");
+        check_bestmove(e, bm, NULL, "e2e4 e7e5", NULL, 0);
+        CHECK(e, ms <= 3000, "go movetime 200 with 256 threads answered after %lld ms",
+              (long long)ms);
+    }
+    eng_quit(e);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Hash                                                                     */
+
+Test(limits, hash_beyond_memory_is_refused)
+{
+    static const char *const Fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    Eng *e = eng_start();
+    eng_send(e, "position fen %s", Fen);
+    expect_ok(e, "setoption name Hash value 64");
+    check_bestmove(e, go(e, "go nodes 20000", 60000, NULL), Fen, NULL, NULL, 0);
+
+    const char *err = expect_error(e, "setoption name Hash value 33554432", "Hash");
+    CHECK(e, strstr(err, "kept at 64 MB"), "33554432 MB: the old table is not kept: %s", err);
+    err = expect_error(e, "setoption name Hash value 1000000", "Hash");
+    CHECK(e, strstr(err, "kept at 64 MB"), "1000000 MB: the old table is not kept: %s", err);
+    int mark;
+    check_bestmove(e, go(e, "go nodes 20000", 60000, &mark), Fen, NULL, NULL, 0);
+    const char *last;
+    CHECK(e, check_pv_lines(e, mark, e->next, Fen, NULL, &last) > 0, "no info lines");
+
+    static const char *const Small[] = {"1", "2", "64", "1"};
+    for (size_t i = 0; i < sizeof Small / sizeof Small[0]; i++) {
+        char cmd[64], kept[32];
+        snprintf(cmd, sizeof cmd, "setoption name Hash value %s", Small[i]);
+        expect_ok(e, cmd);
+        check_bestmove(e, go(e, "go nodes 20000", 60000, NULL), Fen, NULL, NULL, 0);
+        /* The refusal names the size in force. */
+        err = expect_error(e, "setoption name Hash value 1000000", "Hash");
+        snprintf(kept, sizeof kept, "kept at %s MB", Small[i]);
+        CHECK(e, strstr(err, kept), "after Hash %s: %s", Small[i], err);
+    }
+    /* One over the maximum is clamped to it, and then refused as too big. */
+    expect_error(e, "setoption name Hash value 33554433", "set to 33554432");
+    check_bestmove(e, go(e, "go depth 5", 60000, NULL), Fen, NULL, NULL, 0);
+    eng_quit(e);
+}
+
+/* ------------------------------------------------------------------------ */
+/* MultiPV                                                                  */
+
+static bool bound_line_at(const Eng *e, int from, int to, int d)
+{
+    for (int i = from; i < to; i++)
+        if (is_pv_line(e->lines[i]) && num(e->lines[i], "depth", -1) == d
+            && strstr(e->lines[i], "bound"))
+            return true;
+    return false;
+}
+
+/* For each depth 1..depth: exactly k lines, multipv 1..k once each, with
+ * different first moves, and nothing above k. (After an aspiration failure,
+ * which is reported only after a second, the lines of depth d and d-1 are
+ * printed again: then each index must be there, repeats allowed.) The
+ * multipv 1 move of the last depth goes to best. */
+static void check_multipv(Eng *e, int from, int to, int depth, int k, char *best, size_t blen)
+{
+    int top = 0;
+    for (int i = from; i < to; i++)
+        if (prefixed(e->lines[i], "info depth ") && num(e->lines[i], "multipv", 0) > top)
+            top = (int)num(e->lines[i], "multipv", 0);
+    CHECK(e, top == k, "the highest multipv is %d, expected %d (legal moves)", top, k);
+    char(*first)[8] = calloc((size_t)k, sizeof *first);
+    cr_assert(first, "out of memory");
+    for (int d = 1; d <= depth; d++) {
+        bool repeats = bound_line_at(e, from, to, d) || bound_line_at(e, from, to, d + 1);
+        int lines = 0, distinct = 0;
+        memset(first, 0, (size_t)k * sizeof *first);
+        for (int i = from; i < to; i++) {
+            const char *l = e->lines[i];
+            if (!is_pv_line(l) || num(l, "depth", -1) != d || strstr(l, "bound"))
+                continue;
+            long long j = num(l, "multipv", -1);
+            CHECK(e, j >= 1 && j <= k, "multipv %lld at depth %d: %.200s", j, d, l);
+            CHECK(e, repeats || !first[j - 1][0], "depth %d: multipv %lld printed twice", d, j);
+            distinct += !first[j - 1][0];
+            CHECK(e, field(l, "pv", first[j - 1], sizeof first[0]), "no pv: %.200s", l);
+            lines++;
+        }
+        CHECK(e, distinct == k && (repeats || lines == k), "depth %d: %d multipv lines, expected %d",
+              d, lines, k);
+        for (int a = 0; a < k; a++)
+            for (int b = a + 1; b < k; b++)
+                CHECK(e, strcmp(first[a], first[b]) != 0,
+                      "depth %d: multipv %d and %d both start with %s", d, a + 1, b + 1, first[a]);
+        if (d == depth && best)
+            snprintf(best, blen, "%s", first[0]);
+    }
+    free(first);
+}
+
+/* `lines` = min(MultiPV, moves): the lines each depth must show. */
+static void multipv_case(Eng *e, const char *fen, int depth, int expect_moves, int lines)
+{
+    int k = legal_count(fen);
+    cr_assert_eq(k, expect_moves, "test data: %s has %d legal moves", fen, k);
+    k = lines;
+    eng_send(e, "position fen %s", fen);
+    char cmd[32], mv[16], first[8] = "";
+    snprintf(cmd, sizeof cmd, "go depth %d", depth);
+    int mark;
+    const char *bm = go(e, cmd, 60000, &mark);
+    check_bestmove(e, bm, fen, NULL, mv, sizeof mv);
+    int to = e->next;
+    check_multipv(e, mark, to, depth, k, first, sizeof first);
+    CHECK(e, !strcmp(mv, first), "bestmove %s is not the multipv 1 move %s", mv, first);
+    const char *last;
+    check_pv_lines(e, mark, to, fen, NULL, &last);
+}
+
+Test(limits, multipv_above_the_number_of_moves)
+{
+    Eng *e = eng_start();
+    expect_ok(e, "setoption name MultiPV value 256");
+    /* White king in check from a rook: two moves; then three; then one. */
+    multipv_case(e, "7k/8/8/8/8/8/8/K6r w - - 0 1", 6, 2, 2);
+    multipv_case(e, "7k/8/8/8/8/5r2/8/K7 w - - 0 1", 6, 3, 3);
+    multipv_case(e, "7k/8/8/8/8/8/5r2/K7 w - - 0 1", 6, 1, 1);
+    multipv_case(e, START_FEN, 3, 20, 20);
+    /* Back to one line. */
+    expect_ok(e, "setoption name MultiPV value 1");
+    multipv_case(e, "7k/8/8/8/8/5r2/8/K7 w - - 0 1", 4, 3, 1);
+    eng_quit(e);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The 218-move position                                                    */
+
+Test(limits, position_with_218_moves)
+{
+    cr_assert_eq(legal_count(R218), 218, "test data: the record position");
+    Eng *e = eng_start();
+    eng_send(e, "position fen %s", R218);
+    /* go perft 1: `move: 1` for each root move, a blank line, the total. */
+    int mark = e->next;
+    eng_send(e, "go perft 1");
+    const char *l = wait_for(e, "Nodes searched", 30000);
+    CHECK(e, l && !strcmp(l, "Nodes searched: 218"), "go perft 1: '%s'", l ? l : "(none)");
+    Position *p = lib_pos(R218, NULL);
+    bool *seen = calloc(1 << 16, sizeof *seen);
+    cr_assert(seen, "out of memory");
+    int moves = 0, blank = 0;
+    for (int i = mark; i < e->next - 1; i++) {
+        char mv[8];
+        int cnt = 0, used = 0;
+        if (!e->lines[i][0]) {
+            blank++;
+            continue;
+        }
+        CHECK(e, sscanf(e->lines[i], "%7[a-h1-8qrbn]: %d%n", mv, &cnt, &used) == 2
+                     && !e->lines[i][used] && cnt == 1,
+              "perft line '%s'", e->lines[i]);
+        move_t m = move_from_uci(p, mv);
+        CHECK(e, m != MOVE_NONE && !seen[m], "perft 1 lists '%s' (illegal or twice)", mv);
+        seen[m] = true;
+        moves++;
+    }
+    free(seen);
+    free(p);
+    CHECK(e, moves == 218 && blank == 1, "go perft 1: %d move lines and %d blank lines", moves,
+          blank);
+    /* Deeper counts, as Stockfish 15.1 gives them. */
+    eng_send(e, "go perft 2");
+    l = wait_for(e, "Nodes searched", 30000);
+    CHECK(e, l && !strcmp(l, "Nodes searched: 99"), "go perft 2: '%s'", l ? l : "(none)");
+    eng_send(e, "go perft 3");
+    l = wait_for(e, "Nodes searched", 30000);
+    CHECK(e, l && !strcmp(l, "Nodes searched: 19073"), "go perft 3: '%s'", l ? l : "(none)");
+
+    /* a3xb2 mates: go depth 5 says mate 1 and plays a mate. */
+    char mv[16];
+    const char *last;
+    check_bestmove(e, go(e, "go depth 5", 60000, &mark), R218, NULL, mv, sizeof mv);
+    CHECK(e, check_pv_lines(e, mark, e->next, R218, NULL, &last) >= 5, "too few info lines");
+    CHECK(e, strstr(last, " score mate 1 "), "the last line is not mate 1: %.200s", last);
+    p = lib_pos(R218, NULL);
+    pos_make_game_move(p, move_from_uci(p, mv));
+    CHECK(e, pos_in_check(p) && !pos_has_legal_move(p), "bestmove %s does not mate", mv);
+    free(p);
+
+    /* MultiPV 256: all 218 moves at depth 1 and 2, the mate first. */
+    expect_ok(e, "setoption name MultiPV value 256");
+    char first[8];
+    check_bestmove(e, go(e, "go depth 2", 60000, &mark), R218, NULL, mv, sizeof mv);
+    int to = e->next;
+    check_multipv(e, mark, to, 2, 218, first, sizeof first);
+    CHECK(e, !strcmp(first, mv), "bestmove %s is not the multipv 1 move %s", mv, first);
+    CHECK(e, check_pv_lines(e, mark, to, R218, NULL, &last) == 2 * 218, "info lines: %d",
+          check_pv_lines(e, mark, to, R218, NULL, &last));
+    for (int i = mark; i < to; i++)
+        if (is_pv_line(e->lines[i]) && num(e->lines[i], "multipv", 0) == 1)
+            CHECK(e, strstr(e->lines[i], " score mate 1 "), "multipv 1 is not mate 1: %.200s",
+                  e->lines[i]);
+    eng_quit(e);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Games of thousands of plies                                              */
+
+/* "position startpos moves" and `cycles` knight shuffles, then tail. */
+static char *knight_game(int cycles, const char *tail, char **moves_out)
+{
+    size_t kl = strlen(KNIGHTS), n = (size_t)cycles * kl + strlen(tail) + 64;
+    char *cmd = malloc(n);
+    cr_assert(cmd, "out of memory");
+    size_t o = (size_t)snprintf(cmd, n, "position startpos moves");
+    for (int i = 0; i < cycles; i++, o += kl)
+        strcpy(cmd + o, KNIGHTS);
+    snprintf(cmd + o, n - o, "%s", tail);
+    if (moves_out)
+        *moves_out = cmd + strlen("position startpos moves ");
+    return cmd;
+}
+
+Test(limits, knight_shuffle_games)
+{
+    static const struct {
+        const char *tail, *fen;
+        int cycles;
+        bool search;
+    } Cases[] = {
+        {"", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 1200 601", 300, true},
+        {" g1f3", "rnbqkbnr/pppppppp/8/8/8/5N2/PPPPPPPP/RNBQKB1R b KQkq - 1201 601", 300, true},
+        {"", "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 3000 1501", 750, false},
+        {" g1f3 g8f6 e2e4", "rnbqkb1r/pppppppp/5n2/8/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq e3 0 1502",
+         750, true},
+    };
+    Eng *e = eng_start();
+    for (size_t i = 0; i < sizeof Cases / sizeof Cases[0]; i++) {
+        char *moves, fen[128], state[128];
+        char *cmd = knight_game(Cases[i].cycles, Cases[i].tail, &moves);
+        expect_ok(e, cmd);
+        show(e, fen, sizeof fen, state, sizeof state);
+        CHECK(e, !strcmp(fen, Cases[i].fen), "%d knight cycles%s: Fen '%s', expected '%s'",
+              Cases[i].cycles, Cases[i].tail, fen, Cases[i].fen);
+        /* The start (or start + Nf3) position has been on the board far more
+         * than five times; after e4 the clock and the repetitions restart. */
+        bool after_pawn = strstr(Cases[i].tail, "e2e4") != NULL;
+        CHECK(e, after_pawn ? !strcmp(state, "ongoing") : strstr(state, "fivefold") != NULL,
+              "%d knight cycles%s: State '%s'", Cases[i].cycles, Cases[i].tail, state);
+        if (Cases[i].search) {
+            /* The README gives bestmove (none) only when there is no legal
+             * move: a drawn game still gets a legal move. */
+            int mark;
+            const char *last;
+            check_bestmove(e, go(e, "go depth 3", 60000, &mark), NULL, moves, NULL, 0);
+            CHECK(e, check_pv_lines(e, mark, e->next, NULL, moves, &last) >= 3, "info lines");
+            CHECK(e, num(last, "depth", 0) == 3, "the last line is not depth 3: %.200s", last);
+        }
+        free(cmd);
+    }
+    eng_quit(e);
+}
+
+/* One line of over a megabyte: 210000 plies. */
+Test(limits, megabyte_game)
+{
+    enum { CYCLES = 52500 };
+    char *moves, fen[128], state[128];
+    char *cmd = knight_game(CYCLES, "", &moves);
+    cr_assert_gt(strlen(cmd), 1 << 20);
+    Eng *e = eng_start();
+    expect_ok(e, cmd);
+    show(e, fen, sizeof fen, state, sizeof state);
+    CHECK(e, !strcmp(fen, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 210000 105001"),
+          "Fen after 210000 plies: '%s'", fen);
+    CHECK(e, strstr(state, "fivefold"), "State after 210000 plies: '%s'", state);
+    int mark;
+    const char *last;
+    check_bestmove(e, go(e, "go depth 3", 60000, &mark), NULL, moves, NULL, 0);
+    CHECK(e, check_pv_lines(e, mark, e->next, NULL, moves, &last) >= 3, "info lines");
+    free(cmd);
+    /* Then an ordinary game again. */
+    expect_ok(e, "position startpos moves e2e4");
+    show(e, fen, sizeof fen, state, sizeof state);
+    CHECK(e, !strcmp(fen, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"), "Fen '%s'",
+          fen);
+    check_bestmove(e, go(e, "go depth 4", 60000, NULL), NULL, "e2e4", NULL, 0);
+    eng_quit(e);
+}
+
+/* A game that never repeats a position, made up here with the library: a
+ * pseudo-random walk that plays reversible moves and, once the halfmove
+ * clock reaches a cap, a pawn move or a capture; it gives no check and leaves
+ * the other side at least four moves, so that it does not get stuck. The
+ * halfmove clock and the ply count are kept here, not taken from the
+ * library. */
+enum { KEYSET = 1 << 14 };
+
+typedef struct {
+    Position *pos;
+    uint64_t *seen;     /* open addressing, KEYSET slots */
+    char *text;         /* " e2e4 e7e5 ..." */
+    size_t len, cap;
+    int plies, rule50;
+    uint32_t rng;
+} Walk;
+
+static bool seen_key(const Walk *w, uint64_t k)
+{
+    for (size_t i = (size_t)(k ^ (k >> 31)) & (KEYSET - 1); w->seen[i]; i = (i + 1) & (KEYSET - 1))
+        if (w->seen[i] == k)
+            return true;
+    return false;
+}
+
+static void add_key(Walk *w, uint64_t k)
+{
+    size_t i = (size_t)(k ^ (k >> 31)) & (KEYSET - 1);
+    while (w->seen[i])
+        i = (i + 1) & (KEYSET - 1);
+    w->seen[i] = k;
+}
+
+static void walk_init(Walk *w, uint32_t seed)
+{
+    memset(w, 0, sizeof *w);
+    w->pos = lib_pos(NULL, NULL);
+    w->seen = calloc(KEYSET, sizeof *w->seen);
+    w->cap = 1 << 16;
+    w->text = calloc(w->cap, 1);
+    cr_assert(w->seen && w->text, "out of memory");
+    w->rng = seed;
+    add_key(w, pos_key(w->pos));
+}
+
+static void walk_free(Walk *w)
+{
+    free(w->pos);
+    free(w->seen);
+    free(w->text);
+}
+
+static bool irreversible(const Position *p, move_t m)
+{
+    return piece_type(pos_piece_on(p, move_from(m))) == PAWN || pos_is_capture(p, m);
+}
+
+static void walk_play(Walk *w, move_t m)
+{
+    char mv[8];
+    move_to_uci(w->pos, m, mv);
+    cr_assert(w->len + 8 < w->cap, "walk text full");
+    w->len += (size_t)snprintf(w->text + w->len, w->cap - w->len, " %s", mv);
+    w->rule50 = irreversible(w->pos, m) ? 0 : w->rule50 + 1;
+    w->plies++;
+    pos_make_game_move(w->pos, m);
+    add_key(w, pos_key(w->pos));
+}
+
+/* One move to a position not seen before that does not end the game (but
+ * for the 75-move rule when may_end): irreversible once rule50 >= cap. */
+static bool walk_step(Walk *w, int cap, bool may_end)
+{
+    MoveList l;
+    gen_legal(w->pos, &l);
+    if (!l.count)
+        return false;
+    w->rng = w->rng * 1103515245u + 12345u;
+    int start = (int)((w->rng >> 8) % (uint32_t)l.count);
+    bool want = w->rule50 >= cap;
+    for (int pass = 0; pass < 2; pass++)
+        for (int k = 0; k < l.count; k++) {
+            move_t m = l.moves[(start + k) % l.count];
+            if (irreversible(w->pos, m) != (pass == 0 ? want : !want))
+                continue;
+            pos_make_move(w->pos, m);
+            uint64_t key = pos_key(w->pos);
+            GameState gs = pos_game_state(w->pos);
+            /* No checks, and room to move: the walk does not get stuck. */
+            bool roomy = !pos_in_check(w->pos) && gen_count_legal(w->pos) >= 4;
+            pos_unmake_move(w->pos, m);
+            if (roomy && !seen_key(w, key)
+                && (gs == GAME_ONGOING || gs == GAME_CLAIM_50_MOVES
+                    || (may_end && gs == GAME_75_MOVES))) {
+                walk_play(w, m);
+                return true;
+            }
+        }
+    return false;
+}
+
+static void walk_to(Walk *w, int plies)
+{
+    while (w->plies < plies)
+        cr_assert(walk_step(w, 60, false), "test data: the walk is stuck at ply %d", w->plies);
+}
+
+/* A reversible four-ply cycle from the walk's position (no pawn, no
+ * capture, back to the same key), into out as " m1 m2 m3 m4". */
+static void find_cycle(const Walk *w, char *out, size_t n)
+{
+    Position *p = malloc(sizeof *p);
+    cr_assert(p, "out of memory");
+    memcpy(p, w->pos, sizeof *p);
+    uint64_t key0 = pos_key(p);
+    MoveList a;
+    gen_legal(p, &a);
+    for (int i = 0; i < a.count; i++) {
+        move_t m1 = a.moves[i];
+        if (irreversible(p, m1) || move_kind(m1) != MOVE_NORMAL)
+            continue;
+        char t1[8], t2[8], t3[8], t4[8];
+        move_to_uci(p, m1, t1);
+        pos_make_move(p, m1);
+        MoveList b;
+        gen_legal(p, &b);
+        for (int j = 0; j < b.count; j++) {
+            move_t m2 = b.moves[j];
+            if (irreversible(p, m2) || move_kind(m2) != MOVE_NORMAL)
+                continue;
+            move_to_uci(p, m2, t2);
+            pos_make_move(p, m2);
+            move_t m3 = move_make(move_to(m1), move_from(m1));
+            if (pos_is_pseudo_legal(p, m3) && pos_is_legal(p, m3)) {
+                move_to_uci(p, m3, t3);
+                pos_make_move(p, m3);
+                move_t m4 = move_make(move_to(m2), move_from(m2));
+                if (pos_is_pseudo_legal(p, m4) && pos_is_legal(p, m4)) {
+                    move_to_uci(p, m4, t4);
+                    pos_make_move(p, m4);
+                    bool back = pos_key(p) == key0;
+                    pos_unmake_move(p, m4);
+                    if (back) {
+                        snprintf(out, n, " %s %s %s %s", t1, t2, t3, t4);
+                        free(p);
+                        return;
+                    }
+                }
+                pos_unmake_move(p, m3);
+            }
+            pos_unmake_move(p, m2);
+        }
+        pos_unmake_move(p, m1);
+    }
+    free(p);
+    cr_assert_fail("test data: no reversible cycle");
+}
+
+/* Sends position startpos moves <moves>; the Fen must have the walk's board
+ * and our counters, and the State must contain state_word. */
+static void send_game(Eng *e, const char *moves, const char *lib_moves_fen, int rule50, int plies,
+                      const char *state_word)
+{
+    size_t n = strlen(moves) + 64;
+    char *cmd = malloc(n);
+    cr_assert(cmd, "out of memory");
+    snprintf(cmd, n, "position startpos moves%s", moves);
+    expect_ok(e, cmd);
+    free(cmd);
+    char fen[128], state[128], want[160];
+    show(e, fen, sizeof fen, state, sizeof state);
+    /* The board, side, castling and e.p. fields from the library; the two
+     * counters as counted here. */
+    size_t head = 0;
+    for (int sp = 0; lib_moves_fen[head] && sp < 4; head++)
+        sp += lib_moves_fen[head] == ' ';
+    snprintf(want, sizeof want, "%.*s%d %d", (int)head, lib_moves_fen, rule50, 1 + plies / 2);
+    CHECK(e, !strcmp(fen, want), "after %d plies: Fen '%s', expected '%s'", plies, fen, want);
+    /* "ongoing" exactly: not even a draw claim. */
+    CHECK(e, strcmp(state_word, "ongoing") ? strstr(state, state_word) != NULL
+                                           : !strcmp(state, state_word),
+          "after %d plies: State '%s', expected '%s'", plies, state, state_word);
+}
+
+static void lib_fen_of(const char *moves, char *out, size_t n)
+{
+    Position *p = lib_pos(NULL, moves);
+    pos_get_fen(p, out, n);
+    free(p);
+}
+
+Test(limits, long_game_without_repetition)
+{
+    Walk w;
+    walk_init(&w, 20240611u);
+    walk_to(&w, 1300);
+    cr_assert_lt(w.rule50, 100, "test data: the walk ends with rule50 %d", w.rule50);
+    char fen[128];
+    pos_get_fen(w.pos, fen, sizeof fen);
+
+    Eng *e = eng_start();
+    send_game(e, w.text, fen, w.rule50, w.plies, "ongoing");
+    int mark;
+    const char *last;
+    check_bestmove(e, go(e, "go depth 3", 60000, &mark), NULL, w.text, NULL, 0);
+    CHECK(e, check_pv_lines(e, mark, e->next, NULL, w.text, &last) >= 3, "info lines");
+
+    /* Repetitions counted across the compacted history: the final position
+     * again after 2 and after 4 cycles. */
+    char cycle[64];
+    find_cycle(&w, cycle, sizeof cycle);
+    size_t n = w.len + 4 * strlen(cycle) + 1;
+    char *moves = malloc(n), libfen[128];
+    cr_assert(moves, "out of memory");
+    snprintf(moves, n, "%s%s%s", w.text, cycle, cycle);
+    lib_fen_of(moves, libfen, sizeof libfen);
+    send_game(e, moves, libfen, w.rule50 + 8, w.plies + 8, "draw claimable: threefold");
+    snprintf(moves, n, "%s%s%s%s%s", w.text, cycle, cycle, cycle, cycle);
+    lib_fen_of(moves, libfen, sizeof libfen);
+    send_game(e, moves, libfen, w.rule50 + 16, w.plies + 16, "fivefold");
+    check_bestmove(e, go(e, "go depth 3", 60000, NULL), NULL, moves, NULL, 0);
+    free(moves);
+
+    /* 150 plies without a pawn move or capture: the 75-move rule. */
+    Walk x;
+    walk_init(&x, 20240611u);
+    walk_to(&x, 1300);
+    cr_assert_str_eq(x.text, w.text);
+    while (x.rule50 < 150)
+        cr_assert(walk_step(&x, 1000, x.rule50 == 149), "test data: no reversible move");
+    pos_get_fen(x.pos, libfen, sizeof libfen);
+    send_game(e, x.text, libfen, 150, x.plies, "75-move");
+    check_bestmove(e, go(e, "go depth 3", 60000, NULL), NULL, x.text, NULL, 0);
+    walk_free(&x);
+
+    /* 3000 plies in one command. */
+    walk_to(&w, 3000);
+    cr_assert_lt(w.rule50, 100, "test data: the walk ends with rule50 %d", w.rule50);
+    pos_get_fen(w.pos, libfen, sizeof libfen);
+    send_game(e, w.text, libfen, w.rule50, 3000, "ongoing");
+    check_bestmove(e, go(e, "go depth 3", 60000, &mark), NULL, w.text, NULL, 0);
+    CHECK(e, check_pv_lines(e, mark, e->next, NULL, w.text, &last) >= 3, "info lines");
+    walk_free(&w);
+    eng_quit(e);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Depth limits and mate scores                                             */
+
+/* Mates in exactly N, checked by certify() (N <= 4; rook endings). */
+static const char *const MATE_IN[] = {
+    NULL,
+    "8/8/8/8/8/1R6/2K5/k7 w - - 0 1",
+    "8/7R/k7/8/3K4/8/8/8 w - - 0 1",
+    "8/8/1R6/8/4K3/8/8/4k3 w - - 0 1",
+    "5R2/8/8/8/8/8/4K3/6k1 w - - 0 1",
+};
+/* Mate in exactly 6 (queen ending; checked by the same brute force when the
+ * test was written: about 9 s, too long to repeat here). */
+static const char *const MATE_IN_6 = "8/8/8/8/8/8/5k2/1K1Q4 w - - 0 1";
+/* The side to move is mated in exactly N (N <= 4). */
+static const char *const MATED_IN[] = {
+    NULL,
+    "8/8/8/8/3R4/7k/5K2/8 b - - 0 1",
+    "7k/8/5K2/8/8/8/3R4/8 b - - 0 1",
+    "8/8/8/8/4K3/8/R7/7k b - - 0 1",
+    "k2K4/6R1/8/8/8/8/8/8 b - - 0 1",
+};
+
+/* Runs go, checks every line (check_pv_lines), that every mate score has the
+ * sign `sign` and is never shorter than the exact distance `exact` (0 when
+ * not known), and that the last line says `final` (a string such as
+ * " score mate 2 ", or NULL). Returns the largest depth seen. */
+static int deep_search(Eng *e, const char *fen, const char *cmd, int sign, int exact,
+                       const char *final, char *mv, size_t mvlen)
+{
+    int mark;
+    const char *bm = go(e, cmd, 90000, &mark), *last;
+    check_bestmove(e, bm, fen, NULL, mv, mvlen);
+    int to = e->next;
+    CHECK(e, check_pv_lines(e, mark, to, fen, NULL, &last) > 0, "no info lines for '%s'", cmd);
+    int top = 0;
+    for (int i = mark; i < to; i++) {
+        const char *l = e->lines[i];
+        if (!is_pv_line(l))
+            continue;
+        top = num(l, "depth", 0) > top ? (int)num(l, "depth", 0) : top;
+        bool mate;
+        int v = score_of(l, &mate);
+        if (!mate)
+            continue;
+        CHECK(e, (v > 0) == (sign > 0), "%s: score mate %d has the wrong sign: %.200s", fen, v, l);
+        CHECK(e, !exact || abs(v) >= exact, "%s: mate %d is shorter than the exact %d: %.200s",
+              fen, v, exact, l);
+    }
+    CHECK(e, !final || strstr(last, final), "%s, '%s': the last line does not say '%s': %.200s",
+          fen, cmd, final, last);
+    char pv[16] = "";
+    field(last, "pv", pv, sizeof pv);
+    CHECK(e, !strcmp(pv, mv), "bestmove %s is not the first move of the last pv %s", mv, pv);
+    return top;
+}
+
+Test(limits, depth_beyond_max_ply)
+{
+    certify(MATE_IN[1], 1, true);
+    certify(MATE_IN[2], 2, true);
+    certify(MATED_IN[3], 3, false);
+    Eng *e = eng_start();
+    char mv[16];
+    eng_send(e, "position fen %s", MATE_IN[2]);
+    int top = deep_search(e, MATE_IN[2], "go depth 200 nodes 3000000", 1, 2, " score mate 2 ", mv,
+                          sizeof mv);
+    CHECK(e, top == 200, "go depth 200 ended at depth %d", top);
+    /* The first move of a mate in 2 leaves a mate in 1 against every reply. */
+    Position *p = lib_pos(MATE_IN[2], NULL);
+    pos_make_game_move(p, move_from_uci(p, mv));
+    CHECK(e, mated_in(p, 1), "bestmove %s does not keep the mate in 2", mv);
+    free(p);
+    /* Beyond MAX_PLY: the search stops at the deepest depth it can do. */
+    expect_ok(e, "ucinewgame");
+    top = deep_search(e, MATE_IN[2], "go depth 1000 nodes 3000000", 1, 2, " score mate 2 ", mv,
+                      sizeof mv);
+    CHECK(e, top > 200 && top < MAX_PLY, "go depth 1000 ended at depth %d (MAX_PLY %d)", top,
+          MAX_PLY);
+    eng_send(e, "position fen %s", MATE_IN[1]);
+    top = deep_search(e, MATE_IN[1], "go depth 1000", 1, 1, " score mate 1 ", mv, sizeof mv);
+    CHECK(e, top > 200 && top < MAX_PLY, "go depth 1000 ended at depth %d", top);
+
+    /* The side to move is mated: only negative mates, and the exact one. */
+    eng_send(e, "position fen %s", MATED_IN[3]);
+    deep_search(e, MATED_IN[3], "go depth 1000 nodes 200000", -1, 0, " score mate -3 ", mv,
+                sizeof mv);
+    /* Mated in many moves (rook against king, the king in the middle): no
+     * mate for the side to move, a clearly lost score. */
+    static const char *const Lost = "8/8/8/3k4/8/8/8/R3K3 b - - 0 1";
+    eng_send(e, "position fen %s", Lost);
+    deep_search(e, Lost, "go depth 1000 nodes 100000", -1, 0, NULL, mv, sizeof mv);
+    const char *last = NULL;
+    for (int i = e->next - 1; i >= 0 && !last; i--)
+        if (is_pv_line(e->lines[i]))
+            last = e->lines[i];
+    bool mate;
+    int v = score_of(last, &mate);
+    CHECK(e, mate ? v < 0 : v <= -300, "rook down, the score is %s %d", mate ? "mate" : "cp", v);
+    /* go depth above what the engine reads is refused. */
+    expect_error(e, "go depth 1001", "depth");
+    eng_quit(e);
+}
+
+Test(limits, go_mate_1_to_10)
+{
+    for (int n = 1; n <= 4; n++)
+        certify(MATE_IN[n], n, true);
+    Eng *e = eng_start();
+    for (int n = 1; n <= 10; n++) {
+        int m = n <= 4 ? n : n == 5 ? 4 : 6;
+        const char *fen = m <= 4 ? MATE_IN[m] : MATE_IN_6;
+        char cmd[64], want[32], mv[16];
+        snprintf(cmd, sizeof cmd, "go mate %d nodes 5000000", n);
+        snprintf(want, sizeof want, " score mate %d ", m);
+        eng_send(e, "position fen %s", fen);
+        deep_search(e, fen, cmd, 1, m, want, mv, sizeof mv);
+        if (m <= 4) {
+            Position *p = lib_pos(fen, NULL);
+            pos_make_game_move(p, move_from_uci(p, mv));
+            CHECK(e, m == 1 ? pos_in_check(p) && !pos_has_legal_move(p) : mated_in(p, m - 1),
+                  "go mate %d: bestmove %s is not the start of a mate in %d", n, mv, m);
+            free(p);
+        }
+    }
+    /* Asked for a mate shorter than there is: no false mate 1. */
+    eng_send(e, "position fen %s", MATE_IN[2]);
+    char mv[16];
+    deep_search(e, MATE_IN[2], "go mate 1 nodes 200000", 1, 2, NULL, mv, sizeof mv);
+    /* The mated side asked for a mate: the search still ends and plays. */
+    for (int n = 1; n <= 4; n++)
+        certify(MATED_IN[n], n, false);
+    for (int n = 1; n <= 4; n++) {
+        char want[32];
+        snprintf(want, sizeof want, " score mate -%d ", n);
+        eng_send(e, "position fen %s", MATED_IN[n]);
+        deep_search(e, MATED_IN[n], "go mate 3 nodes 300000", -1, 0, want, mv, sizeof mv);
+    }
+    eng_quit(e);
+}
+
+/* ------------------------------------------------------------------------ */
+/* FEN counters past the parser's range                                     */
+
+/* The FEN parser takes counters up to 100000, but a game from such a FEN
+ * moves past it, and then `d` shows a FEN that `position fen` refuses. */
+Test(limits, fen_with_fullmove_past_100000_round_trips)
+{
+    static const char *const Printed = "3k4/8/8/8/8/8/4P3/4K3 w - - 1 100001";
+    Eng *e = eng_start();
+    expect_ok(e, "position fen 4k3/8/8/8/8/8/4P3/4K3 b - - 0 100000 moves e8d8");
+    char fen[128], state[128], cmd[160];
+    show(e, fen, sizeof fen, state, sizeof state);
+    CHECK(e, !strcmp(fen, Printed), "Fen '%s', expected '%s'", fen, Printed);
+    CHECK(e, !strcmp(state, "ongoing"), "State '%s'", state);
+    snprintf(cmd, sizeof cmd, "position fen %s", fen);
+    expect_ok(e, cmd);
+    show(e, fen, sizeof fen, state, sizeof state);
+    CHECK(e, !strcmp(fen, Printed), "Fen '%s' after the round trip, expected '%s'", fen, Printed);
+    eng_quit(e);
+}
