@@ -112,8 +112,9 @@ static uint64_t GameSeed;     /* drawn at start-up and by ucinewgame */
 static double LastStrength = LEVEL_FULL;
 static uint64_t LastSeed;
 static bool UserStopped; /* guarded by Lock: `stop` was received */
-/* Guarded by Lock: nothing but `stop` is sure to end this search (infinite,
- * or no depth, node or time limit, as `go mate N` alone). */
+/* Guarded by Lock: nothing but `stop` ends this search (infinite, or no
+ * depth, node, mate or time limit, as with only the opponent's clock). A
+ * `go mate N` counts as finite: it ends when it finds the mate. */
 static bool Endless;
 static bool Quiet; /* bench: print nothing */
 static void out_line(const char *line);
@@ -1048,7 +1049,7 @@ void search_start(const Position *root, const SearchLimits *limits)
         if (!Limits.nodes || Limits.nodes > Lv.node_cap)
             Limits.nodes = Lv.node_cap;
     }
-    Endless = Limits.infinite || (!Limits.depth && !Limits.nodes && !Time.soft);
+    Endless = Limits.infinite || (!Limits.depth && !Limits.nodes && !Limits.mate && !Time.soft);
     /* Static evals in the table carry the noise of the level that stored
      * them: a new level or seed starts from an empty table. */
     double strength = Lv.active ? Lv.strength : LEVEL_FULL;
