@@ -28,7 +28,7 @@ int LLVMFuzzerInitialize(int *argc, char ***argv)
     return 0;
 }
 
-static bool contains_word_ci(const char *s, const char *w)
+static bool contains_ci(const char *s, const char *w)
 {
     size_t n = strlen(w);
     for (; *s; s++)
@@ -42,16 +42,16 @@ static bool skipped(const char *line)
     const char *p = line;
     while (*p && isspace((unsigned char)*p))
         p++;
-    if (!strncmp(p, "bench", 5) || contains_word_ci(line, "perft"))
+    if (!strncmp(p, "bench", 5) || contains_ci(line, "perft"))
         return true;
     /* Big tables only cost time and memory: at most two-digit Hash sizes. */
-    if (contains_word_ci(line, "hash"))
+    if (contains_ci(line, "hash"))
         for (const char *q = line; *q; q++)
             if (isdigit((unsigned char)q[0]) && isdigit((unsigned char)q[1])
                 && isdigit((unsigned char)q[2]))
                 return true;
     /* More than a few threads only cost time. */
-    if (contains_word_ci(line, "threads"))
+    if (contains_ci(line, "threads"))
         for (const char *q = line; *q; q++)
             if (isdigit((unsigned char)q[0]) && isdigit((unsigned char)q[1]))
                 return true;
