@@ -159,6 +159,11 @@ static void check_limits(SearchThread *t)
     if ((n & 511) == 0 && Time.hard && !atomic_load_explicit(&Pondering, memory_order_relaxed)
         && elapsed() >= Time.hard)
         atomic_store(&Stop, true);
+    /* A play level's node budget is checked between iterations; this is only
+     * the backstop, once the first iteration is complete. */
+    if (Lv.active && t->id == 0 && (n & 255) == 0 && t->completed_depth >= 1
+        && total_nodes() >= 4 * Lv.node_cap)
+        atomic_store(&Stop, true);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -205,8 +210,8 @@ static RootMove *find_root_move(SearchThread *t, move_t m)
     return NULL;
 }
 
-static void update_quiet_stats(SearchThread *t, Stack *ss, move_t best, const move_t *quiets, int nq,
-                               int depth)
+static void update_quiet_stats(SearchThread *t, Stack *ss, move_t best, const move_t *quiets,
+                               int nq, int depth)
 {
     const Position *pos = &t->pos;
     int us = pos->side, bonus = history_bonus(depth);
@@ -492,20 +497,22 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
                 if (USE(OFF_LMP) && move_count > lmp)
                     continue;
                 /* Not against a mate-level alpha: a quiet check may mate sooner. */
-                if (USE(OFF_FUTILITY) && !in_check && depth <= FUTILITY_DEPTH && alpha < SCORE_MATE_IN_MAX
+                if (USE(OFF_FUTILITY) && !in_check && depth <= FUTILITY_DEPTH
+                    && alpha < SCORE_MATE_IN_MAX
                     && ss->static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha)
                     continue;
                 if (USE(OFF_SEE_PRUNE) && !see_ge(pos, m, SEE_QUIET_MARGIN * depth))
                     continue;
-            } else if (USE(OFF_SEE_PRUNE) && !quiet && depth <= 8 && !see_ge(pos, m, SEE_NOISY_MARGIN * depth * depth))
+            } else if (USE(OFF_SEE_PRUNE) && !quiet && depth <= 8
+                       && !see_ge(pos, m, SEE_NOISY_MARGIN * depth * depth))
                 continue;
         }
 
         /* 10. Extensions: singular (with multi-cut), check. */
         int ext = 0;
-        if (USE(OFF_SINGULAR) && !root && depth >= SE_MIN_DEPTH && m == tt_move && !excluded && tte.depth >= depth - 3
-            && (tte.bound & BOUND_LOWER) && tte.score != SCORE_NONE && !is_mate_score(tte.score)
-            && ss->ply < 2 * t->root_depth) {
+        if (USE(OFF_SINGULAR) && !root && depth >= SE_MIN_DEPTH && m == tt_move && !excluded
+            && tte.depth >= depth - 3 && (tte.bound & BOUND_LOWER) && tte.score != SCORE_NONE
+            && !is_mate_score(tte.score) && ss->ply < 2 * t->root_depth) {
             int sbeta = tte.score - 2 * depth;
             ss->excluded = m;
             int v = search(t, ss, sbeta - 1, sbeta, (depth - 1) / 2, cut_node);
@@ -766,7 +773,10 @@ static void iterative_deepening(SearchThread *t)
             continue;
         report(t, depth, -SCORE_INFINITE, SCORE_INFINITE);
 
-        /* Limits checked between iterations: mate found, soft time. */
+        /* Limits checked between iterations: a play level's node budget,
+         * mate found, soft time. */
+        if (Lv.active && total_nodes() >= Lv.node_cap)
+            break;
         int best_score = t->root_moves[0].score;
         if (Limits.mate && best_score >= mate_in(2 * Limits.mate - 1) && !Limits.infinite)
             break;
@@ -789,7 +799,8 @@ static void iterative_deepening(SearchThread *t)
      * of its time, as a person would. */
     if (main_thread && Lv.active && Time.soft && !Limits.infinite) {
         double u = (double)(level_mix(LevelSeed ^ pos_key(&t->pos)) >> 11) / 9007199254740992.0;
-        int64_t target = (int64_t)((double)Time.soft * (Lv.think_min + u * (Lv.think_max - Lv.think_min)));
+        double share = Lv.think_min + u * (Lv.think_max - Lv.think_min);
+        int64_t target = (int64_t)((double)Time.soft * share);
         while (!stopped() && !atomic_load(&Pondering) && elapsed() < target) {
             struct timespec ts = {0, 2 * 1000 * 1000};
             nanosleep(&ts, NULL);
@@ -1046,8 +1057,6 @@ void search_start(const Position *root, const SearchLimits *limits)
             MultiPV = LEVEL_CANDIDATES;
         if (!Limits.depth || Limits.depth > Lv.depth_cap)
             Limits.depth = Lv.depth_cap;
-        if (!Limits.nodes || Limits.nodes > Lv.node_cap)
-            Limits.nodes = Lv.node_cap;
     }
     Endless = Limits.infinite || (!Limits.depth && !Limits.nodes && !Limits.mate && !Time.soft);
     /* Static evals in the table carry the noise of the level that stored

@@ -1855,3 +1855,115 @@ Test(uci, found_by_the_stress_script)
     expect_fen(e, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", "after stop");
     eng_quit(e);
 }
+
+/* ------------------------------------------------------------------------ */
+/* Play levels                                                              */
+
+/* bestmove (just the move) of `go` at the current settings, after a new game. */
+static void level_move(Engine *e, const char *position, const char *go, char *mv, size_t n)
+{
+    eng_send(e, "ucinewgame");
+    eng_send(e, "%s", position);
+    const char *bm = search(e, go, 20000, NULL);
+    CHECK(e, field(bm, "bestmove", mv, n), "no move in '%s'", bm);
+}
+
+Test(uci, play_level_options_parse_and_clamp)
+{
+    Engine *e = eng_start();
+    expect_error(e, "setoption name Skill Level value 25", "set to 20", NULL);
+    expect_error(e, "setoption name Skill Level value -3", "set to 0", NULL);
+    expect_error(e, "setoption name Skill Level value weak", "not a number", NULL);
+    expect_error(e, "setoption name UCI_Elo value 500", "set to 1000", NULL);
+    expect_error(e, "setoption name UCI_Elo value 3500", "set to 2800", NULL);
+    expect_error(e, "setoption name UCI_LimitStrength value maybe", "true or false", NULL);
+    expect_error(e, "setoption name Skill Seed value -1", "set to 0", NULL);
+    expect_no_error(e, "setoption name Skill Level value 7");
+    expect_no_error(e, "setoption name UCI_LimitStrength value true");
+    expect_no_error(e, "setoption name UCI_Elo value 1350");
+    expect_no_error(e, "setoption name Skill Seed value 99");
+    eng_quit(e);
+}
+
+Test(uci, play_levels_are_capped_and_repeatable)
+{
+    static const char *const Pos = "position startpos moves e2e4 e7e5 g1f3";
+    Engine *e = eng_start();
+    /* Level 0 searches one ply (plus quiescence) whatever depth is asked. */
+    expect_no_error(e, "setoption name Skill Level value 0");
+    int mark;
+    eng_send(e, "%s", Pos);
+    const char *bm = search(e, "go depth 20", 10000, &mark);
+    check_bestmove(e, bm, NULL, "e2e4 e7e5 g1f3");
+    const char *info = last_info(e, mark, e->next);
+    CHECK(e, info && field_num(info, "depth", -1) == 1, "level 0 searched deeper than 1: %s",
+          info ? info : "(no info)");
+
+    /* The same seed gives the same moves; different seeds vary them. */
+    expect_no_error(e, "setoption name Skill Level value 3");
+    char first[10][8];
+    int distinct = 0;
+    for (int seed = 1; seed <= 10; seed++) {
+        char a[8] = "", b[8] = "";
+        eng_send(e, "setoption name Skill Seed value %d", seed);
+        level_move(e, Pos, "go wtime 2000 btime 2000", a, sizeof a);
+        level_move(e, Pos, "go wtime 2000 btime 2000", b, sizeof b);
+        CHECK(e, !strcmp(a, b), "seed %d: %s then %s", seed, a, b);
+        snprintf(first[seed - 1], sizeof first[0], "%s", a);
+        int seen = 0;
+        for (int k = 0; k < seed - 1; k++)
+            seen |= !strcmp(first[k], a);
+        distinct += !seen;
+    }
+    CHECK(e, distinct >= 2, "ten seeds at level 3 all chose %s", first[0]);
+
+    /* A level never hands back a mate in one it has. */
+    eng_send(e, "position fen 6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1");
+    bm = search(e, "go wtime 2000 btime 2000", 10000, NULL);
+    CHECK(e, bm && !strncmp(bm, "bestmove d1d8", 13), "level 3 missed the mate in one: %s", bm);
+
+    /* UCI_Elo takes effect only with UCI_LimitStrength, and then wins over
+     * Skill Level: at the top Elo the level is no longer capped at depth 1. */
+    expect_no_error(e, "setoption name Skill Level value 0");
+    expect_no_error(e, "setoption name UCI_Elo value 2800");
+    expect_no_error(e, "setoption name UCI_LimitStrength value true");
+    eng_send(e, "%s", Pos);
+    search(e, "go depth 6", 20000, &mark);
+    info = last_info(e, mark, e->next);
+    CHECK(e, info && field_num(info, "depth", -1) == 6, "UCI_Elo 2800 did not reach depth 6: %s",
+          info ? info : "(no info)");
+    eng_quit(e);
+}
+
+Test(uci, full_strength_is_unchanged_by_level_options)
+{
+    /* Skill Level 20 without UCI_LimitStrength is the full engine: the same
+     * node count for the same search as with the options never touched, and
+     * bench runs at full strength whatever the level. */
+    Engine *e = eng_start();
+    int mark;
+    eng_send(e, "position startpos moves d2d4");
+    search(e, "go depth 9", 20000, &mark);
+    long long full = field_num(last_info(e, mark, e->next), "nodes", -1);
+    eng_send(e, "bench 6");
+    const char *l = wait_for(e, "Nodes searched", 60000);
+    long long bench_full = l ? strtoll(strchr(l, ':') + 1, NULL, 10) : -1;
+
+    eng_send(e, "setoption name UCI_Elo value 1200");
+    eng_send(e, "setoption name Skill Level value 3");
+    eng_send(e, "ucinewgame");
+    eng_send(e, "bench 6");
+    l = wait_for(e, "Nodes searched", 60000);
+    long long bench_level = l ? strtoll(strchr(l, ':') + 1, NULL, 10) : -2;
+    CHECK(e, bench_full > 0 && bench_full == bench_level, "bench %lld at full strength, %lld at level 3",
+          bench_full, bench_level);
+
+    eng_send(e, "setoption name Skill Level value 20");
+    eng_send(e, "ucinewgame");
+    eng_send(e, "position startpos moves d2d4");
+    search(e, "go depth 9", 20000, &mark);
+    long long again = field_num(last_info(e, mark, e->next), "nodes", -1);
+    CHECK(e, full > 0 && full == again, "depth 9: %lld nodes before, %lld at Skill Level 20", full,
+          again);
+    eng_quit(e);
+}
