@@ -24,7 +24,8 @@ double level_strength(int skill_level, bool limit_strength, int elo)
         return EloTable[0].strength;
     for (int i = 1; i < n; i++)
         if (elo <= EloTable[i].elo) {
-            double f = (double)(elo - EloTable[i - 1].elo) / (EloTable[i].elo - EloTable[i - 1].elo);
+            double f = (double)(elo - EloTable[i - 1].elo)
+                       / (EloTable[i].elo - EloTable[i - 1].elo);
             return EloTable[i - 1].strength + f * (EloTable[i].strength - EloTable[i - 1].strength);
         }
     return LEVEL_FULL;

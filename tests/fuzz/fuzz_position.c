@@ -57,8 +57,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fflush(stdout);
     bool rejected = strstr(Out + mark, "info string error:") != NULL;
     /* Byte-for-byte on purpose: Before is a memcpy of the position. */
-    if (rejected
-        && memcmp(Before, root, sizeof *Before) != 0) /* NOLINT(bugprone-suspicious-memory-comparison) */
+    /* NOLINTNEXTLINE(bugprone-suspicious-memory-comparison) */
+    if (rejected && memcmp(Before, root, sizeof *Before) != 0)
         abort();
     if (!rejected && OutLen != mark)
         abort();
