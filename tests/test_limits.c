@@ -6,10 +6,10 @@
  * and reaped at the end of each test. The move generator is linked in to
  * check moves, PVs and mate distances independently.
  *
- * Two tests show engine bugs and fail until they are fixed:
- * threads_256_keep_the_node_and_time_limits (limits enforced only by a main
- * thread that can start last) and fen_with_fullmove_past_100000_round_trips
- * (`d` prints a FEN that `position fen` refuses). */
+ * Two tests guard fixed bugs: threads_256_keep_the_node_and_time_limits
+ * (limits were enforced only by a main thread that could start last) and
+ * fen_with_fullmove_past_100000_round_trips (`d` printed a FEN that
+ * `position fen` refused). */
 #include <criterion/criterion.h>
 #include <dirent.h>
 #include <errno.h>
