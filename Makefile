@@ -127,9 +127,19 @@ ifneq ($(CRITERION_OK),yes)
 	else echo "error: Criterion is missing: run 'sudo apt-get install libcriterion-dev'"; exit 1; fi
 endif
 
-$(BUILD)/tests/%: tests/%.c $(LIB_OBJ) | criterion
+# Every test program links the pipe harness (tests/harness.[ch]) that
+# test_uci and test_limits use to drive the engine binary.
+HARNESS_OBJ := $(BUILD)/tests/harness.o
+
+$(HARNESS_OBJ): tests/harness.c | criterion
 	@mkdir -p $(dir $@)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) -lcriterion $(LDLIBS)
+	$(CC) $(CFLAGS) -c -o $@ $<
+
+-include $(HARNESS_OBJ:.o=.d)
+
+$(BUILD)/tests/%: tests/%.c tests/harness.h $(HARNESS_OBJ) $(LIB_OBJ) | criterion
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(HARNESS_OBJ) $(LIB_OBJ) -lcriterion $(LDLIBS)
 
 TEST_BINS = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 

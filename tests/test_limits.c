@@ -2,9 +2,11 @@
  * machine's memory, MultiPV above the number of legal moves, the 218-move
  * position, games of thousands of plies (history compaction), depth limits
  * at MAX_PLY and mate scores. The engine named by $ROKADE (default ./rokade)
- * runs behind two pipes; every read has a deadline, and the child is killed
- * and reaped at the end of each test. The move generator is linked in to
- * check moves, PVs and mate distances independently.
+ * runs behind the pipe harness of harness.c (with longer waits than
+ * test_uci's, for 256 threads and megabyte lines); every read has a
+ * deadline, and the child is killed and reaped at the end of each test. The
+ * move generator is linked in to check moves, PVs and mate distances
+ * independently.
  *
  * Two tests guard fixed bugs: threads_256_keep_the_node_and_time_limits
  * (limits were enforced only by a main thread that could start last) and
@@ -12,319 +14,14 @@
  * `position fen` refused). */
 #include <criterion/criterion.h>
 #include <dirent.h>
-#include <errno.h>
-#include <fcntl.h>
-#include <poll.h>
-#include <signal.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/types.h>
-#include <sys/wait.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "../movegen/movegen.h"
-
-/* ------------------------------------------------------------------------ */
-/* A small engine harness                                                   */
-
-typedef struct {
-    pid_t pid;
-    int in, out;       /* the engine's stdin (we write) and stdout (we read) */
-    bool eof, reaped;
-    int status;
-    char *part;        /* the line being received */
-    size_t plen, pcap;
-    char **lines;      /* every complete line received */
-    int count, cap, next;
-} Eng;
-
-enum { MAX_LIVE = 2 };
-static Eng *Live[MAX_LIVE];
-
-static int64_t ms_now(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static bool prefixed(const char *s, const char *p) { return strncmp(s, p, strlen(p)) == 0; }
-
-static void dump_tail(const Eng *e)
-{
-    if (!e)
-        return;
-    int from = e->count > 30 ? e->count - 30 : 0;
-    fprintf(stderr, "---- engine pid %d: lines %d..%d of %d ----\n", (int)e->pid, from + 1, e->count,
-            e->count);
-    for (int i = from; i < e->count; i++)
-        fprintf(stderr, "  | %.240s%s\n", e->lines[i], strlen(e->lines[i]) > 240 ? "..." : "");
-}
-
-#define CHECK(e, cond, ...)                                                                        \
-    do {                                                                                           \
-        if (!(cond)) {                                                                             \
-            dump_tail(e);                                                                          \
-            cr_assert_fail(__VA_ARGS__);                                                           \
-        }                                                                                          \
-    } while (0)
-
-static void keep_line(Eng *e, const char *s, size_t n)
-{
-    if (e->count == e->cap) {
-        e->cap = e->cap ? e->cap * 2 : 512;
-        e->lines = realloc(e->lines, (size_t)e->cap * sizeof *e->lines);
-        cr_assert(e->lines, "out of memory");
-    }
-    char *copy = malloc(n + 1);
-    cr_assert(copy, "out of memory");
-    memcpy(copy, s, n);
-    copy[n] = '\0';
-    e->lines[e->count++] = copy;
-}
-
-static void take_bytes(Eng *e, const char *b, size_t n)
-{
-    for (size_t i = 0; i < n; i++) {
-        if (b[i] == '\n') {
-            keep_line(e, e->part ? e->part : "", e->plen);
-            e->plen = 0;
-        } else {
-            if (!e->part || e->plen + 1 >= e->pcap) {
-                e->pcap = e->pcap ? e->pcap * 2 : 1024;
-                e->part = realloc(e->part, e->pcap);
-                cr_assert(e->part, "out of memory");
-            }
-            e->part[e->plen++] = b[i];
-        }
-    }
-}
-
-/* Reads what is there, waiting at most wait_ms for it. */
-static void pump(Eng *e, int wait_ms)
-{
-    if (e->eof)
-        return;
-    struct pollfd p = {e->out, POLLIN, 0};
-    if (poll(&p, 1, wait_ms < 0 ? 0 : wait_ms) <= 0)
-        return;
-    char b[32768];
-    ssize_t n = read(e->out, b, sizeof b);
-    if (n > 0)
-        take_bytes(e, b, (size_t)n);
-    else if (n == 0 || (errno != EINTR && errno != EAGAIN))
-        e->eof = true;
-}
-
-static const char *next_line(Eng *e, int64_t deadline)
-{
-    while (e->next >= e->count) {
-        int64_t left = deadline - ms_now();
-        if (left < 0 || e->eof)
-            return NULL;
-        pump(e, (int)left);
-    }
-    return e->lines[e->next++];
-}
-
-/* Consumes lines up to and including the first that starts with prefix. */
-static const char *wait_for(Eng *e, const char *prefix, int ms)
-{
-    int64_t deadline = ms_now() + ms;
-    const char *l;
-    while ((l = next_line(e, deadline)))
-        if (prefixed(l, prefix))
-            return l;
-    return NULL;
-}
-
-static Eng *eng_start(void)
-{
-    const char *path = getenv("ROKADE");
-    if (!path || !*path)
-        path = "./rokade";
-    cr_assert(access(path, X_OK) == 0, "no engine binary at '%s' (set ROKADE)", path);
-    int to[2], from[2];
-    cr_assert(pipe(to) == 0 && pipe(from) == 0, "pipe: %s", strerror(errno));
-    fcntl(to[1], F_SETFD, FD_CLOEXEC);
-    fcntl(from[0], F_SETFD, FD_CLOEXEC);
-    pid_t pid = fork();
-    cr_assert(pid >= 0, "fork: %s", strerror(errno));
-    if (pid == 0) {
-        dup2(to[0], STDIN_FILENO);
-        dup2(from[1], STDOUT_FILENO);
-        close(to[0]);
-        close(to[1]);
-        close(from[0]);
-        close(from[1]);
-        execl(path, path, (char *)NULL);
-        _exit(127);
-    }
-    close(to[0]);
-    close(from[1]);
-    Eng *e = calloc(1, sizeof *e);
-    cr_assert(e, "out of memory");
-    e->pid = pid;
-    e->in = to[1];
-    e->out = from[0];
-    fcntl(e->in, F_SETFL, fcntl(e->in, F_GETFL) | O_NONBLOCK);
-    for (int i = 0; i < MAX_LIVE; i++)
-        if (!Live[i]) {
-            Live[i] = e;
-            break;
-        }
-    return e;
-}
-
-/* Writes every byte, reading the engine meanwhile so neither side blocks. */
-static void send_all(Eng *e, const char *s, size_t len)
-{
-    int64_t deadline = ms_now() + 60000;
-    size_t done = 0;
-    while (done < len) {
-        int left = (int)(deadline - ms_now());
-        CHECK(e, left > 0, "the engine did not read its input for 60 s");
-        struct pollfd p[2] = {{e->in, POLLOUT, 0}, {e->out, POLLIN, 0}};
-        int r = poll(p, e->eof ? 1 : 2, left);
-        if (r < 0 && errno == EINTR)
-            continue;
-        CHECK(e, r >= 0, "poll: %s", strerror(errno));
-        if (!e->eof && p[1].revents)
-            pump(e, 0);
-        if (p[0].revents & POLLOUT) {
-            ssize_t n = write(e->in, s + done, len - done);
-            CHECK(e, n > 0 || errno == EAGAIN || errno == EINTR, "write failed: %s (crash?)",
-                  strerror(errno));
-            if (n > 0)
-                done += (size_t)n;
-        } else
-            CHECK(e, !(p[0].revents & (POLLERR | POLLHUP)), "the engine closed its input (crash?)");
-    }
-}
-
-__attribute__((format(printf, 2, 3))) static void eng_send(Eng *e, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    int n = vsnprintf(NULL, 0, fmt, ap);
-    va_end(ap);
-    cr_assert(n >= 0);
-    char *b = malloc((size_t)n + 2);
-    cr_assert(b, "out of memory");
-    va_start(ap, fmt);
-    vsnprintf(b, (size_t)n + 1, fmt, ap);
-    va_end(ap);
-    b[n] = '\n';
-    send_all(e, b, (size_t)n + 1);
-    free(b);
-}
-
-static void sync_ready(Eng *e)
-{
-    eng_send(e, "isready");
-    CHECK(e, wait_for(e, "readyok", 30000), "no readyok within 30 s");
-}
-
-/* Sends cmd (any length) and isready; the first error line before readyok,
- * or NULL. No bestmove may come meanwhile. */
-static const char *answer(Eng *e, const char *cmd)
-{
-    int mark = e->next;
-    send_all(e, cmd, strlen(cmd));
-    send_all(e, "\n", 1);
-    sync_ready(e);
-    const char *err = NULL;
-    for (int i = mark; i < e->next; i++) {
-        CHECK(e, !prefixed(e->lines[i], "bestmove"), "a bestmove after '%.60s'", cmd);
-        if (!err && prefixed(e->lines[i], "info string error"))
-            err = e->lines[i];
-    }
-    return err;
-}
-
-static const char *expect_error(Eng *e, const char *cmd, const char *word)
-{
-    const char *err = answer(e, cmd);
-    CHECK(e, err, "'%.60s' was not answered with 'info string error'", cmd);
-    CHECK(e, !word || strstr(err, word), "the error for '%.60s' does not say '%s': %s", cmd, word,
-          err);
-    return err;
-}
-
-static void expect_ok(Eng *e, const char *cmd)
-{
-    const char *err = answer(e, cmd);
-    CHECK(e, !err, "'%.60s' gave: %s", cmd, err);
-}
-
-/* `d`: the FEN and the game state it shows. */
-static void show(Eng *e, char *fen, size_t flen, char *state, size_t slen)
-{
-    eng_send(e, "d");
-    const char *l = wait_for(e, "Fen: ", 30000);
-    CHECK(e, l, "no 'Fen:' line for d");
-    snprintf(fen, flen, "%s", l + 5);
-    l = wait_for(e, "State: ", 10000);
-    CHECK(e, l, "no 'State:' line for d");
-    snprintf(state, slen, "%s", l + 7);
-    CHECK(e, wait_for(e, "Legal moves", 10000), "no 'Legal moves' line for d");
-}
-
-/* Sends a go and returns its bestmove line; its info lines start at *mark. */
-static const char *go(Eng *e, const char *cmd, int ms, int *mark)
-{
-    if (mark)
-        *mark = e->next;
-    eng_send(e, "%s", cmd);
-    const char *l = wait_for(e, "bestmove", ms);
-    CHECK(e, l, "no bestmove within %d ms of '%s'", ms, cmd);
-    return l;
-}
-
-static void eng_free(Eng *e)
-{
-    if (!e)
-        return;
-    if (!e->reaped) {
-        kill(e->pid, SIGKILL);
-        waitpid(e->pid, NULL, 0);
-    }
-    if (e->in >= 0)
-        close(e->in);
-    close(e->out);
-    for (int i = 0; i < e->count; i++)
-        free(e->lines[i]);
-    free(e->lines);
-    free(e->part);
-    for (int i = 0; i < MAX_LIVE; i++)
-        if (Live[i] == e)
-            Live[i] = NULL;
-    free(e);
-}
-
-/* quit: the engine must exit with status 0 (sanitizer reports exit 1). */
-static void eng_quit(Eng *e)
-{
-    eng_send(e, "quit");
-    close(e->in);
-    e->in = -1;
-    int64_t deadline = ms_now() + 20000;
-    while (!e->reaped && ms_now() < deadline) {
-        if (waitpid(e->pid, &e->status, WNOHANG) == e->pid)
-            e->reaped = true;
-        else
-            pump(e, 20);
-    }
-    CHECK(e, e->reaped, "the engine did not exit within 20 s of quit");
-    CHECK(e, WIFEXITED(e->status) && WEXITSTATUS(e->status) == 0,
-          "the engine ended with %s %d", WIFEXITED(e->status) ? "status" : "signal",
-          WIFEXITED(e->status) ? WEXITSTATUS(e->status) : WTERMSIG(e->status));
-    eng_free(e);
-}
+#include "harness.h"
 
 /* Threads of the engine process (the UCI thread plus the search threads). */
 static int task_count(pid_t pid)
@@ -345,103 +42,27 @@ static int task_count(pid_t pid)
 /* ------------------------------------------------------------------------ */
 /* Reading the answers                                                      */
 
-/* The token after `key` in a line of space-separated tokens. */
-static bool field(const char *line, const char *key, char *out, size_t n)
-{
-    size_t kl = strlen(key);
-    for (const char *p = line; *p;) {
-        while (*p == ' ')
-            p++;
-        const char *s = p;
-        while (*p && *p != ' ')
-            p++;
-        if ((size_t)(p - s) == kl && !memcmp(s, key, kl)) {
-            while (*p == ' ')
-                p++;
-            size_t len = strcspn(p, " ");
-            if (len >= n)
-                len = n - 1;
-            memcpy(out, p, len);
-            out[len] = '\0';
-            return len > 0;
-        }
-    }
-    return false;
-}
-
-static long long num(const char *line, const char *key, long long dflt)
-{
-    char b[32], *end;
-    if (!field(line, key, b, sizeof b))
-        return dflt;
-    long long v = strtoll(b, &end, 10);
-    return *end ? dflt : v;
-}
-
-static bool is_pv_line(const char *l)
-{
-    return prefixed(l, "info depth ") && strstr(l, " score ") && strstr(l, " pv ");
-}
-
 /* The score of an info line: *mate set for `score mate N`. */
 static int score_of(const char *l, bool *mate)
 {
     const char *s = strstr(l, " score ");
     cr_assert(s, "no score in '%s'", l);
     int v = 0;
-    *mate = prefixed(s, " score mate ");
+    *mate = starts(s, " score mate ");
     cr_assert(sscanf(s + (*mate ? 12 : 10), "%d", &v) == 1, "unreadable score in '%s'", l);
-    cr_assert(*mate || prefixed(s, " score cp "), "unknown score in '%s'", l);
+    cr_assert(*mate || starts(s, " score cp "), "unknown score in '%s'", l);
     return v;
 }
 
 /* ------------------------------------------------------------------------ */
 /* Positions through the library                                            */
 
-static Position *lib_pos(const char *fen, const char *moves)
-{
-    Position *p = calloc(1, sizeof *p);
-    char err[200];
-    cr_assert(p, "out of memory");
-    cr_assert(pos_set_fen(p, fen ? fen : START_FEN, false, err, sizeof err), "test FEN: %s", err);
-    if (moves) {
-        char *copy = strdup(moves), *save = NULL;
-        cr_assert(copy, "out of memory");
-        for (char *m = strtok_r(copy, " ", &save); m; m = strtok_r(NULL, " ", &save)) {
-            move_t mv = move_from_uci(p, m);
-            cr_assert(mv != MOVE_NONE, "test move list: '%s' is illegal", m);
-            pos_make_game_move(p, mv);
-        }
-        free(copy);
-    }
-    return p;
-}
-
 static int legal_count(const char *fen)
 {
-    Position *p = lib_pos(fen, NULL);
+    Position *p = lib_pos(fen, NULL, false);
     int n = gen_count_legal(p);
     free(p);
     return n;
-}
-
-/* The bestmove (and ponder move) must be legal; returns the move text. */
-static void check_bestmove(Eng *e, const char *line, const char *fen, const char *moves, char *mv,
-                           size_t mvlen)
-{
-    char b[16] = "", pm[16] = "";
-    CHECK(e, line && prefixed(line, "bestmove "), "no bestmove line");
-    CHECK(e, field(line, "bestmove", b, sizeof b), "empty bestmove");
-    Position *p = lib_pos(fen, moves);
-    move_t m = move_from_uci(p, b);
-    CHECK(e, m != MOVE_NONE, "bestmove '%s' is illegal in %s", b, fen ? fen : "the game");
-    if (field(line, "ponder", pm, sizeof pm)) {
-        pos_make_game_move(p, m);
-        CHECK(e, move_from_uci(p, pm) != MOVE_NONE, "ponder move '%s' is illegal after %s", pm, b);
-    }
-    free(p);
-    if (mv)
-        snprintf(mv, mvlen, "%s", b);
 }
 
 /* Every pv line in [from, to): depth and seldepth within MAX_PLY, a legal pv,
@@ -449,26 +70,27 @@ static void check_bestmove(Eng *e, const char *line, const char *fen, const char
  * has at most 2N-1 moves and, with exactly that many, ends in checkmate;
  * `mate -N` has at most 2N moves and, with 2N, ends in checkmate too. The
  * number of pv lines is returned and the last one put in *last. */
-static int check_pv_lines(Eng *e, int from, int to, const char *fen, const char *moves,
+static int check_pv_lines(Engine *e, int from, int to, const char *fen, const char *moves,
                           const char **last)
 {
-    Position *root = lib_pos(fen, moves);
+    Position *root = lib_pos(fen, moves, false);
     Position *p = malloc(sizeof *p);
     cr_assert(p, "out of memory");
     int lines = 0;
     *last = NULL;
     for (int i = from; i < to; i++) {
         const char *l = e->lines[i];
-        if (!is_pv_line(l))
+        if (!is_pv_info(l))
             continue;
         lines++;
         *last = l;
-        long long d = num(l, "depth", -1), sd = num(l, "seldepth", -1);
+        long long d = field_num(l, "depth", -1), sd = field_num(l, "seldepth", -1);
         CHECK(e, d >= 1 && d <= MAX_PLY - 1, "depth out of range: %.200s", l);
         CHECK(e, sd >= d && sd <= MAX_PLY, "seldepth out of range: %.200s", l);
         memcpy(p, root, sizeof *p);
-        const char *pv = strstr(l, " pv ") + 4;
-        char *copy = strdup(pv), *save = NULL;
+        const char *pv = strstr(l, " pv ");
+        CHECK(e, pv, "a pv without moves: %.200s", l);
+        char *copy = strdup(pv + 4), *save = NULL;
         cr_assert(copy, "out of memory");
         int plies = 0;
         for (char *m = strtok_r(copy, " ", &save); m; m = strtok_r(NULL, " ", &save)) {
@@ -541,7 +163,7 @@ static bool mated_in(Position *p, int n)
 /* The exact mate distance, checked here by brute force (n <= 4). */
 static void certify(const char *fen, int n, bool winning)
 {
-    Position *p = lib_pos(fen, NULL);
+    Position *p = lib_pos(fen, NULL, false);
     if (winning)
         cr_assert(mates_in(p, n) && (n == 1 || !mates_in(p, n - 1)),
                   "test data: %s is not mate in exactly %d", fen, n);
@@ -551,24 +173,14 @@ static void certify(const char *fen, int n, bool winning)
     free(p);
 }
 
+
 static void setup(void)
 {
-    static bool done;
-    signal(SIGPIPE, SIG_IGN);
-    if (!done) {
-        movegen_init();
-        done = true;
-    }
+    harness_setup();
+    harness_set_waits((HarnessWaits){.send = 60000, .ready = 30000, .reply = 10000, .quit = 20000});
 }
 
-static void teardown(void)
-{
-    for (int i = 0; i < MAX_LIVE; i++)
-        if (Live[i])
-            eng_free(Live[i]);
-}
-
-TestSuite(limits, .init = setup, .fini = teardown, .timeout = 600);
+TestSuite(limits, .init = setup, .fini = harness_teardown, .timeout = 600);
 
 static const char *const R218 = "R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1";
 static const char *const KNIGHTS = " g1f3 g8f6 f3g1 f6g8";
@@ -576,7 +188,7 @@ static const char *const KNIGHTS = " g1f3 g8f6 f3g1 f6g8";
 /* ------------------------------------------------------------------------ */
 /* Threads                                                                  */
 
-static void expect_threads(Eng *e, int base, int n, const char *after)
+static void expect_threads(Engine *e, int base, int n, const char *after)
 {
     int t = task_count(e->pid);
     CHECK(e, t == base + n - 1, "after %s: %d threads in the process, expected %d (Threads %d)",
@@ -585,16 +197,16 @@ static void expect_threads(Eng *e, int base, int n, const char *after)
 
 Test(limits, threads_up_to_256_and_back)
 {
-    Eng *e = eng_start();
+    Engine *e = eng_start();
     sync_ready(e);
     int base = task_count(e->pid); /* Threads 1 */
     CHECK(e, base >= 2, "cannot count the engine's threads (%d)", base);
 
-    expect_ok(e, "setoption name Threads value 256");
+    expect_no_error(e, "setoption name Threads value 256");
     expect_threads(e, base, 256, "Threads 256");
     eng_send(e, "position startpos moves e2e4 e7e5");
     /* Long deadlines: 256 threads on a small machine under load. */
-    check_bestmove(e, go(e, "go depth 4", 180000, NULL), NULL, "e2e4 e7e5", NULL, 0);
+    check_bestmove(e, search(e, "go depth 4", 180000, NULL), NULL, "e2e4 e7e5");
     /* Perft with far more threads than root moves. */
     eng_send(e, "go perft 3");
     const char *l = wait_for(e, "Nodes searched", 60000);
@@ -602,25 +214,25 @@ Test(limits, threads_up_to_256_and_back)
           l ? l : "(none)");
 
     /* Out of range: said, and clamped (README); 256 stays 256. */
-    expect_error(e, "setoption name Threads value 257", "set to 256");
+    expect_error(e, "setoption name Threads value 257", "set to 256", NULL);
     expect_threads(e, base, 256, "Threads 257");
 
-    expect_ok(e, "setoption name Threads value 2");
+    expect_no_error(e, "setoption name Threads value 2");
     expect_threads(e, base, 2, "Threads 2");
-    check_bestmove(e, go(e, "go nodes 20000", 60000, NULL), NULL, "e2e4 e7e5", NULL, 0);
+    check_bestmove(e, search(e, "go nodes 20000", 60000, NULL), NULL, "e2e4 e7e5");
     /* Not a number: refused, unchanged. */
-    expect_error(e, "setoption name Threads value abc", "abc");
+    expect_error(e, "setoption name Threads value abc", "abc", NULL);
     expect_threads(e, base, 2, "Threads abc");
     /* Below the range: clamped to 1. */
-    expect_error(e, "setoption name Threads value 0", "set to 1");
+    expect_error(e, "setoption name Threads value 0", "set to 1", NULL);
     expect_threads(e, base, 1, "Threads 0");
-    expect_ok(e, "setoption name Threads value 2");
-    expect_error(e, "setoption name Threads value -1", "set to 1");
+    expect_no_error(e, "setoption name Threads value 2");
+    expect_error(e, "setoption name Threads value -1", "set to 1", NULL);
     expect_threads(e, base, 1, "Threads -1");
 
-    expect_ok(e, "setoption name Threads value 1");
+    expect_no_error(e, "setoption name Threads value 1");
     expect_threads(e, base, 1, "Threads 1");
-    check_bestmove(e, go(e, "go nodes 20000", 60000, NULL), NULL, "e2e4 e7e5", NULL, 0);
+    check_bestmove(e, search(e, "go nodes 20000", 60000, NULL), NULL, "e2e4 e7e5");
     eng_quit(e);
 }
 
@@ -632,28 +244,28 @@ Test(limits, threads_up_to_256_and_back)
  * nodes and `go movetime 200` took up to 48 s. */
 Test(limits, threads_256_keep_the_node_and_time_limits)
 {
-    Eng *e = eng_start();
-    expect_ok(e, "setoption name Threads value 256");
+    Engine *e = eng_start();
+    expect_no_error(e, "setoption name Threads value 256");
     eng_send(e, "position startpos moves e2e4 e7e5");
     for (int i = 0; i < 2; i++) {
         int mark = e->next;
         eng_send(e, "go nodes 20000");
         const char *bm = wait_for(e, "bestmove", 4000), *last = NULL;
         CHECK(e, bm, "go nodes 20000 with 256 threads: no bestmove within 4 s");
-        check_bestmove(e, bm, NULL, "e2e4 e7e5", NULL, 0);
+        check_bestmove(e, bm, NULL, "e2e4 e7e5");
         for (int k = mark; k < e->next; k++)
-            if (is_pv_line(e->lines[k]))
+            if (is_pv_info(e->lines[k]))
                 last = e->lines[k];
         CHECK(e, last, "no info line");
-        long long n = num(last, "nodes", -1);
+        long long n = field_num(last, "nodes", -1);
         CHECK(e, n >= 0 && n <= 400000, "go nodes 20000 with 256 threads searched %lld nodes", n);
 
-        int64_t t0 = ms_now();
+        int64_t t0 = now_ms();
         eng_send(e, "go movetime 200");
         bm = wait_for(e, "bestmove", 4000);
-        int64_t ms = ms_now() - t0;
+        int64_t ms = now_ms() - t0;
         CHECK(e, bm, "go movetime 200 with 256 threads: no bestmove within 4 s");
-        check_bestmove(e, bm, NULL, "e2e4 e7e5", NULL, 0);
+        check_bestmove(e, bm, NULL, "e2e4 e7e5");
         CHECK(e, ms <= 3000, "go movetime 200 with 256 threads answered after %lld ms",
               (long long)ms);
     }
@@ -666,17 +278,17 @@ Test(limits, threads_256_keep_the_node_and_time_limits)
 Test(limits, hash_beyond_memory_is_refused)
 {
     static const char *const Fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
-    Eng *e = eng_start();
+    Engine *e = eng_start();
     eng_send(e, "position fen %s", Fen);
-    expect_ok(e, "setoption name Hash value 64");
-    check_bestmove(e, go(e, "go nodes 20000", 60000, NULL), Fen, NULL, NULL, 0);
+    expect_no_error(e, "setoption name Hash value 64");
+    check_bestmove(e, search(e, "go nodes 20000", 60000, NULL), Fen, NULL);
 
-    const char *err = expect_error(e, "setoption name Hash value 33554432", "Hash");
+    const char *err = expect_error(e, "setoption name Hash value 33554432", "Hash", NULL);
     CHECK(e, strstr(err, "kept at 64 MB"), "33554432 MB: the old table is not kept: %s", err);
-    err = expect_error(e, "setoption name Hash value 1000000", "Hash");
+    err = expect_error(e, "setoption name Hash value 1000000", "Hash", NULL);
     CHECK(e, strstr(err, "kept at 64 MB"), "1000000 MB: the old table is not kept: %s", err);
     int mark;
-    check_bestmove(e, go(e, "go nodes 20000", 60000, &mark), Fen, NULL, NULL, 0);
+    check_bestmove(e, search(e, "go nodes 20000", 60000, &mark), Fen, NULL);
     const char *last;
     CHECK(e, check_pv_lines(e, mark, e->next, Fen, NULL, &last) > 0, "no info lines");
 
@@ -684,26 +296,26 @@ Test(limits, hash_beyond_memory_is_refused)
     for (size_t i = 0; i < sizeof Small / sizeof Small[0]; i++) {
         char cmd[64], kept[32];
         snprintf(cmd, sizeof cmd, "setoption name Hash value %s", Small[i]);
-        expect_ok(e, cmd);
-        check_bestmove(e, go(e, "go nodes 20000", 60000, NULL), Fen, NULL, NULL, 0);
+        expect_no_error(e, cmd);
+        check_bestmove(e, search(e, "go nodes 20000", 60000, NULL), Fen, NULL);
         /* The refusal names the size in force. */
-        err = expect_error(e, "setoption name Hash value 1000000", "Hash");
+        err = expect_error(e, "setoption name Hash value 1000000", "Hash", NULL);
         snprintf(kept, sizeof kept, "kept at %s MB", Small[i]);
         CHECK(e, strstr(err, kept), "after Hash %s: %s", Small[i], err);
     }
     /* One over the maximum is clamped to it, and then refused as too big. */
-    expect_error(e, "setoption name Hash value 33554433", "set to 33554432");
-    check_bestmove(e, go(e, "go depth 5", 60000, NULL), Fen, NULL, NULL, 0);
+    expect_error(e, "setoption name Hash value 33554433", "set to 33554432", NULL);
+    check_bestmove(e, search(e, "go depth 5", 60000, NULL), Fen, NULL);
     eng_quit(e);
 }
 
 /* ------------------------------------------------------------------------ */
 /* MultiPV                                                                  */
 
-static bool bound_line_at(const Eng *e, int from, int to, int d)
+static bool bound_line_at(const Engine *e, int from, int to, int d)
 {
     for (int i = from; i < to; i++)
-        if (is_pv_line(e->lines[i]) && num(e->lines[i], "depth", -1) == d
+        if (is_pv_info(e->lines[i]) && field_num(e->lines[i], "depth", -1) == d
             && strstr(e->lines[i], "bound"))
             return true;
     return false;
@@ -714,12 +326,12 @@ static bool bound_line_at(const Eng *e, int from, int to, int d)
  * which is reported only after a second, the lines of depth d and d-1 are
  * printed again: then each index must be there, repeats allowed.) The
  * multipv 1 move of the last depth goes to best. */
-static void check_multipv(Eng *e, int from, int to, int depth, int k, char *best, size_t blen)
+static void check_multipv(Engine *e, int from, int to, int depth, int k, char *best, size_t blen)
 {
     int top = 0;
     for (int i = from; i < to; i++)
-        if (prefixed(e->lines[i], "info depth ") && num(e->lines[i], "multipv", 0) > top)
-            top = (int)num(e->lines[i], "multipv", 0);
+        if (starts(e->lines[i], "info depth ") && field_num(e->lines[i], "multipv", 0) > top)
+            top = (int)field_num(e->lines[i], "multipv", 0);
     CHECK(e, top == k, "the highest multipv is %d, expected %d (legal moves)", top, k);
     char(*first)[8] = calloc((size_t)k, sizeof *first);
     cr_assert(first, "out of memory");
@@ -729,9 +341,9 @@ static void check_multipv(Eng *e, int from, int to, int depth, int k, char *best
         memset(first, 0, (size_t)k * sizeof *first);
         for (int i = from; i < to; i++) {
             const char *l = e->lines[i];
-            if (!is_pv_line(l) || num(l, "depth", -1) != d || strstr(l, "bound"))
+            if (!is_pv_info(l) || field_num(l, "depth", -1) != d || strstr(l, "bound"))
                 continue;
-            long long j = num(l, "multipv", -1);
+            long long j = field_num(l, "multipv", -1);
             CHECK(e, j >= 1 && j <= k, "multipv %lld at depth %d: %.200s", j, d, l);
             CHECK(e, repeats || !first[j - 1][0], "depth %d: multipv %lld printed twice", d, j);
             distinct += !first[j - 1][0];
@@ -751,7 +363,7 @@ static void check_multipv(Eng *e, int from, int to, int depth, int k, char *best
 }
 
 /* `lines` = min(MultiPV, moves): the lines each depth must show. */
-static void multipv_case(Eng *e, const char *fen, int depth, int expect_moves, int lines)
+static void multipv_case(Engine *e, const char *fen, int depth, int expect_moves, int lines)
 {
     int k = legal_count(fen);
     cr_assert_eq(k, expect_moves, "test data: %s has %d legal moves", fen, k);
@@ -760,8 +372,9 @@ static void multipv_case(Eng *e, const char *fen, int depth, int expect_moves, i
     char cmd[32], mv[16], first[8] = "";
     snprintf(cmd, sizeof cmd, "go depth %d", depth);
     int mark;
-    const char *bm = go(e, cmd, 60000, &mark);
-    check_bestmove(e, bm, fen, NULL, mv, sizeof mv);
+    const char *bm = search(e, cmd, 60000, &mark);
+    check_bestmove(e, bm, fen, NULL);
+    field(bm, "bestmove", mv, sizeof mv);
     int to = e->next;
     check_multipv(e, mark, to, depth, k, first, sizeof first);
     CHECK(e, !strcmp(mv, first), "bestmove %s is not the multipv 1 move %s", mv, first);
@@ -771,15 +384,15 @@ static void multipv_case(Eng *e, const char *fen, int depth, int expect_moves, i
 
 Test(limits, multipv_above_the_number_of_moves)
 {
-    Eng *e = eng_start();
-    expect_ok(e, "setoption name MultiPV value 256");
+    Engine *e = eng_start();
+    expect_no_error(e, "setoption name MultiPV value 256");
     /* White king in check from a rook: two moves; then three; then one. */
     multipv_case(e, "7k/8/8/8/8/8/8/K6r w - - 0 1", 6, 2, 2);
     multipv_case(e, "7k/8/8/8/8/5r2/8/K7 w - - 0 1", 6, 3, 3);
     multipv_case(e, "7k/8/8/8/8/8/5r2/K7 w - - 0 1", 6, 1, 1);
     multipv_case(e, START_FEN, 3, 20, 20);
     /* Back to one line. */
-    expect_ok(e, "setoption name MultiPV value 1");
+    expect_no_error(e, "setoption name MultiPV value 1");
     multipv_case(e, "7k/8/8/8/8/5r2/8/K7 w - - 0 1", 4, 3, 1);
     eng_quit(e);
 }
@@ -790,14 +403,14 @@ Test(limits, multipv_above_the_number_of_moves)
 Test(limits, position_with_218_moves)
 {
     cr_assert_eq(legal_count(R218), 218, "test data: the record position");
-    Eng *e = eng_start();
+    Engine *e = eng_start();
     eng_send(e, "position fen %s", R218);
     /* go perft 1: `move: 1` for each root move, a blank line, the total. */
     int mark = e->next;
     eng_send(e, "go perft 1");
     const char *l = wait_for(e, "Nodes searched", 30000);
     CHECK(e, l && !strcmp(l, "Nodes searched: 218"), "go perft 1: '%s'", l ? l : "(none)");
-    Position *p = lib_pos(R218, NULL);
+    Position *p = lib_pos(R218, NULL, false);
     bool *seen = calloc(1 << 16, sizeof *seen);
     cr_assert(seen, "out of memory");
     int moves = 0, blank = 0;
@@ -831,25 +444,29 @@ Test(limits, position_with_218_moves)
     /* a3xb2 mates: go depth 5 says mate 1 and plays a mate. */
     char mv[16];
     const char *last;
-    check_bestmove(e, go(e, "go depth 5", 60000, &mark), R218, NULL, mv, sizeof mv);
+    const char *bm = search(e, "go depth 5", 60000, &mark);
+    check_bestmove(e, bm, R218, NULL);
+    field(bm, "bestmove", mv, sizeof mv);
     CHECK(e, check_pv_lines(e, mark, e->next, R218, NULL, &last) >= 5, "too few info lines");
     CHECK(e, strstr(last, " score mate 1 "), "the last line is not mate 1: %.200s", last);
-    p = lib_pos(R218, NULL);
+    p = lib_pos(R218, NULL, false);
     pos_make_game_move(p, move_from_uci(p, mv));
     CHECK(e, pos_in_check(p) && !pos_has_legal_move(p), "bestmove %s does not mate", mv);
     free(p);
 
     /* MultiPV 256: all 218 moves at depth 1 and 2, the mate first. */
-    expect_ok(e, "setoption name MultiPV value 256");
+    expect_no_error(e, "setoption name MultiPV value 256");
     char first[8];
-    check_bestmove(e, go(e, "go depth 2", 60000, &mark), R218, NULL, mv, sizeof mv);
+    bm = search(e, "go depth 2", 60000, &mark);
+    check_bestmove(e, bm, R218, NULL);
+    field(bm, "bestmove", mv, sizeof mv);
     int to = e->next;
     check_multipv(e, mark, to, 2, 218, first, sizeof first);
     CHECK(e, !strcmp(first, mv), "bestmove %s is not the multipv 1 move %s", mv, first);
     CHECK(e, check_pv_lines(e, mark, to, R218, NULL, &last) == 2 * 218, "info lines: %d",
           check_pv_lines(e, mark, to, R218, NULL, &last));
     for (int i = mark; i < to; i++)
-        if (is_pv_line(e->lines[i]) && num(e->lines[i], "multipv", 0) == 1)
+        if (is_pv_info(e->lines[i]) && field_num(e->lines[i], "multipv", 0) == 1)
             CHECK(e, strstr(e->lines[i], " score mate 1 "), "multipv 1 is not mate 1: %.200s",
                   e->lines[i]);
     eng_quit(e);
@@ -886,11 +503,11 @@ Test(limits, knight_shuffle_games)
         {" g1f3 g8f6 e2e4", "rnbqkb1r/pppppppp/5n2/8/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq e3 0 1502",
          750, true},
     };
-    Eng *e = eng_start();
+    Engine *e = eng_start();
     for (size_t i = 0; i < sizeof Cases / sizeof Cases[0]; i++) {
         char *moves, fen[128], state[128];
         char *cmd = knight_game(Cases[i].cycles, Cases[i].tail, &moves);
-        expect_ok(e, cmd);
+        expect_no_error(e, cmd);
         show(e, fen, sizeof fen, state, sizeof state);
         CHECK(e, !strcmp(fen, Cases[i].fen), "%d knight cycles%s: Fen '%s', expected '%s'",
               Cases[i].cycles, Cases[i].tail, fen, Cases[i].fen);
@@ -904,9 +521,10 @@ Test(limits, knight_shuffle_games)
              * move: a drawn game still gets a legal move. */
             int mark;
             const char *last;
-            check_bestmove(e, go(e, "go depth 3", 60000, &mark), NULL, moves, NULL, 0);
+            check_bestmove(e, search(e, "go depth 3", 60000, &mark), NULL, moves);
             CHECK(e, check_pv_lines(e, mark, e->next, NULL, moves, &last) >= 3, "info lines");
-            CHECK(e, num(last, "depth", 0) == 3, "the last line is not depth 3: %.200s", last);
+            CHECK(e, field_num(last, "depth", 0) == 3, "the last line is not depth 3: %.200s",
+                  last);
         }
         free(cmd);
     }
@@ -920,23 +538,23 @@ Test(limits, megabyte_game)
     char *moves, fen[128], state[128];
     char *cmd = knight_game(CYCLES, "", &moves);
     cr_assert_gt(strlen(cmd), 1 << 20);
-    Eng *e = eng_start();
-    expect_ok(e, cmd);
+    Engine *e = eng_start();
+    expect_no_error(e, cmd);
     show(e, fen, sizeof fen, state, sizeof state);
     CHECK(e, !strcmp(fen, "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 210000 105001"),
           "Fen after 210000 plies: '%s'", fen);
     CHECK(e, strstr(state, "fivefold"), "State after 210000 plies: '%s'", state);
     int mark;
     const char *last;
-    check_bestmove(e, go(e, "go depth 3", 60000, &mark), NULL, moves, NULL, 0);
+    check_bestmove(e, search(e, "go depth 3", 60000, &mark), NULL, moves);
     CHECK(e, check_pv_lines(e, mark, e->next, NULL, moves, &last) >= 3, "info lines");
     free(cmd);
     /* Then an ordinary game again. */
-    expect_ok(e, "position startpos moves e2e4");
+    expect_no_error(e, "position startpos moves e2e4");
     show(e, fen, sizeof fen, state, sizeof state);
     CHECK(e, !strcmp(fen, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"), "Fen '%s'",
           fen);
-    check_bestmove(e, go(e, "go depth 4", 60000, NULL), NULL, "e2e4", NULL, 0);
+    check_bestmove(e, search(e, "go depth 4", 60000, NULL), NULL, "e2e4");
     eng_quit(e);
 }
 
@@ -976,7 +594,7 @@ static void add_key(Walk *w, uint64_t k)
 static void walk_init(Walk *w, uint32_t seed)
 {
     memset(w, 0, sizeof *w);
-    w->pos = lib_pos(NULL, NULL);
+    w->pos = lib_pos(NULL, NULL, false);
     w->seen = calloc(KEYSET, sizeof *w->seen);
     w->cap = 1 << 16;
     w->text = calloc(w->cap, 1);
@@ -1100,14 +718,14 @@ static void find_cycle(const Walk *w, char *out, size_t n)
 
 /* Sends position startpos moves <moves>; the Fen must have the walk's board
  * and our counters, and the State must contain state_word. */
-static void send_game(Eng *e, const char *moves, const char *lib_moves_fen, int rule50, int plies,
-                      const char *state_word)
+static void send_game(Engine *e, const char *moves, const char *lib_moves_fen, int rule50,
+                      int plies, const char *state_word)
 {
     size_t n = strlen(moves) + 64;
     char *cmd = malloc(n);
     cr_assert(cmd, "out of memory");
     snprintf(cmd, n, "position startpos moves%s", moves);
-    expect_ok(e, cmd);
+    expect_no_error(e, cmd);
     free(cmd);
     char fen[128], state[128], want[160];
     show(e, fen, sizeof fen, state, sizeof state);
@@ -1124,13 +742,6 @@ static void send_game(Eng *e, const char *moves, const char *lib_moves_fen, int 
           "after %d plies: State '%s', expected '%s'", plies, state, state_word);
 }
 
-static void lib_fen_of(const char *moves, char *out, size_t n)
-{
-    Position *p = lib_pos(NULL, moves);
-    pos_get_fen(p, out, n);
-    free(p);
-}
-
 Test(limits, long_game_without_repetition)
 {
     Walk w;
@@ -1140,11 +751,11 @@ Test(limits, long_game_without_repetition)
     char fen[128];
     pos_get_fen(w.pos, fen, sizeof fen);
 
-    Eng *e = eng_start();
+    Engine *e = eng_start();
     send_game(e, w.text, fen, w.rule50, w.plies, "ongoing");
     int mark;
     const char *last;
-    check_bestmove(e, go(e, "go depth 3", 60000, &mark), NULL, w.text, NULL, 0);
+    check_bestmove(e, search(e, "go depth 3", 60000, &mark), NULL, w.text);
     CHECK(e, check_pv_lines(e, mark, e->next, NULL, w.text, &last) >= 3, "info lines");
 
     /* Repetitions counted across the compacted history: the final position
@@ -1155,12 +766,12 @@ Test(limits, long_game_without_repetition)
     char *moves = malloc(n), libfen[128];
     cr_assert(moves, "out of memory");
     snprintf(moves, n, "%s%s%s", w.text, cycle, cycle);
-    lib_fen_of(moves, libfen, sizeof libfen);
+    lib_fen(NULL, moves, false, libfen, sizeof libfen);
     send_game(e, moves, libfen, w.rule50 + 8, w.plies + 8, "draw claimable: threefold");
     snprintf(moves, n, "%s%s%s%s%s", w.text, cycle, cycle, cycle, cycle);
-    lib_fen_of(moves, libfen, sizeof libfen);
+    lib_fen(NULL, moves, false, libfen, sizeof libfen);
     send_game(e, moves, libfen, w.rule50 + 16, w.plies + 16, "fivefold");
-    check_bestmove(e, go(e, "go depth 3", 60000, NULL), NULL, moves, NULL, 0);
+    check_bestmove(e, search(e, "go depth 3", 60000, NULL), NULL, moves);
     free(moves);
 
     /* 150 plies without a pawn move or capture: the 75-move rule. */
@@ -1172,7 +783,7 @@ Test(limits, long_game_without_repetition)
         cr_assert(walk_step(&x, 1000, x.rule50 == 149), "test data: no reversible move");
     pos_get_fen(x.pos, libfen, sizeof libfen);
     send_game(e, x.text, libfen, 150, x.plies, "75-move");
-    check_bestmove(e, go(e, "go depth 3", 60000, NULL), NULL, x.text, NULL, 0);
+    check_bestmove(e, search(e, "go depth 3", 60000, NULL), NULL, x.text);
     walk_free(&x);
 
     /* 3000 plies in one command. */
@@ -1180,7 +791,7 @@ Test(limits, long_game_without_repetition)
     cr_assert_lt(w.rule50, 100, "test data: the walk ends with rule50 %d", w.rule50);
     pos_get_fen(w.pos, libfen, sizeof libfen);
     send_game(e, w.text, libfen, w.rule50, 3000, "ongoing");
-    check_bestmove(e, go(e, "go depth 3", 60000, &mark), NULL, w.text, NULL, 0);
+    check_bestmove(e, search(e, "go depth 3", 60000, &mark), NULL, w.text);
     CHECK(e, check_pv_lines(e, mark, e->next, NULL, w.text, &last) >= 3, "info lines");
     walk_free(&w);
     eng_quit(e);
@@ -1213,20 +824,21 @@ static const char *const MATED_IN[] = {
  * sign `sign` and is never shorter than the exact distance `exact` (0 when
  * not known), and that the last line says `final` (a string such as
  * " score mate 2 ", or NULL). Returns the largest depth seen. */
-static int deep_search(Eng *e, const char *fen, const char *cmd, int sign, int exact,
+static int deep_search(Engine *e, const char *fen, const char *cmd, int sign, int exact,
                        const char *final, char *mv, size_t mvlen)
 {
     int mark;
-    const char *bm = go(e, cmd, 90000, &mark), *last;
-    check_bestmove(e, bm, fen, NULL, mv, mvlen);
+    const char *bm = search(e, cmd, 90000, &mark), *last;
+    check_bestmove(e, bm, fen, NULL);
+    field(bm, "bestmove", mv, mvlen);
     int to = e->next;
     CHECK(e, check_pv_lines(e, mark, to, fen, NULL, &last) > 0, "no info lines for '%s'", cmd);
     int top = 0;
     for (int i = mark; i < to; i++) {
         const char *l = e->lines[i];
-        if (!is_pv_line(l))
+        if (!is_pv_info(l))
             continue;
-        top = num(l, "depth", 0) > top ? (int)num(l, "depth", 0) : top;
+        top = field_num(l, "depth", 0) > top ? (int)field_num(l, "depth", 0) : top;
         bool mate;
         int v = score_of(l, &mate);
         if (!mate)
@@ -1248,19 +860,19 @@ Test(limits, depth_beyond_max_ply)
     certify(MATE_IN[1], 1, true);
     certify(MATE_IN[2], 2, true);
     certify(MATED_IN[3], 3, false);
-    Eng *e = eng_start();
+    Engine *e = eng_start();
     char mv[16];
     eng_send(e, "position fen %s", MATE_IN[2]);
     int top = deep_search(e, MATE_IN[2], "go depth 200 nodes 3000000", 1, 2, " score mate 2 ", mv,
                           sizeof mv);
     CHECK(e, top == 200, "go depth 200 ended at depth %d", top);
     /* The first move of a mate in 2 leaves a mate in 1 against every reply. */
-    Position *p = lib_pos(MATE_IN[2], NULL);
+    Position *p = lib_pos(MATE_IN[2], NULL, false);
     pos_make_game_move(p, move_from_uci(p, mv));
     CHECK(e, mated_in(p, 1), "bestmove %s does not keep the mate in 2", mv);
     free(p);
     /* Beyond MAX_PLY: the search stops at the deepest depth it can do. */
-    expect_ok(e, "ucinewgame");
+    expect_no_error(e, "ucinewgame");
     top = deep_search(e, MATE_IN[2], "go depth 1000 nodes 3000000", 1, 2, " score mate 2 ", mv,
                       sizeof mv);
     CHECK(e, top > 200 && top < MAX_PLY, "go depth 1000 ended at depth %d (MAX_PLY %d)", top,
@@ -1280,13 +892,13 @@ Test(limits, depth_beyond_max_ply)
     deep_search(e, Lost, "go depth 1000 nodes 100000", -1, 0, NULL, mv, sizeof mv);
     const char *last = NULL;
     for (int i = e->next - 1; i >= 0 && !last; i--)
-        if (is_pv_line(e->lines[i]))
+        if (is_pv_info(e->lines[i]))
             last = e->lines[i];
     bool mate;
     int v = score_of(last, &mate);
     CHECK(e, mate ? v < 0 : v <= -300, "rook down, the score is %s %d", mate ? "mate" : "cp", v);
     /* go depth above what the engine reads is refused. */
-    expect_error(e, "go depth 1001", "depth");
+    expect_error(e, "go depth 1001", "depth", NULL);
     eng_quit(e);
 }
 
@@ -1294,7 +906,7 @@ Test(limits, go_mate_1_to_10)
 {
     for (int n = 1; n <= 4; n++)
         certify(MATE_IN[n], n, true);
-    Eng *e = eng_start();
+    Engine *e = eng_start();
     for (int n = 1; n <= 10; n++) {
         int m = n <= 4 ? n : n == 5 ? 4 : 6;
         const char *fen = m <= 4 ? MATE_IN[m] : MATE_IN_6;
@@ -1304,7 +916,7 @@ Test(limits, go_mate_1_to_10)
         eng_send(e, "position fen %s", fen);
         deep_search(e, fen, cmd, 1, m, want, mv, sizeof mv);
         if (m <= 4) {
-            Position *p = lib_pos(fen, NULL);
+            Position *p = lib_pos(fen, NULL, false);
             pos_make_game_move(p, move_from_uci(p, mv));
             CHECK(e, m == 1 ? pos_in_check(p) && !pos_has_legal_move(p) : mated_in(p, m - 1),
                   "go mate %d: bestmove %s is not the start of a mate in %d", n, mv, m);
@@ -1335,14 +947,14 @@ Test(limits, go_mate_1_to_10)
 Test(limits, fen_with_fullmove_past_100000_round_trips)
 {
     static const char *const Printed = "3k4/8/8/8/8/8/4P3/4K3 w - - 1 100001";
-    Eng *e = eng_start();
-    expect_ok(e, "position fen 4k3/8/8/8/8/8/4P3/4K3 b - - 0 100000 moves e8d8");
+    Engine *e = eng_start();
+    expect_no_error(e, "position fen 4k3/8/8/8/8/8/4P3/4K3 b - - 0 100000 moves e8d8");
     char fen[128], state[128], cmd[160];
     show(e, fen, sizeof fen, state, sizeof state);
     CHECK(e, !strcmp(fen, Printed), "Fen '%s', expected '%s'", fen, Printed);
     CHECK(e, !strcmp(state, "ongoing"), "State '%s'", state);
     snprintf(cmd, sizeof cmd, "position fen %s", fen);
-    expect_ok(e, cmd);
+    expect_no_error(e, cmd);
     show(e, fen, sizeof fen, state, sizeof state);
     CHECK(e, !strcmp(fen, Printed), "Fen '%s' after the round trip, expected '%s'", fen, Printed);
     eng_quit(e);
