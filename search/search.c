@@ -1,6 +1,8 @@
 /* Iterative deepening, PVS alpha-beta and quiescence, and the thread pool that
  * runs them (Lazy SMP: the threads share the TT; each has its own histories).
- * Stop and time limits are polled; the search unwinds by returning. */
+ * Stop and time limits are polled; the search unwinds by returning. All the
+ * state of a search lives in its Search instance; the UCI engine uses the
+ * default one, datagen one per worker. */
 #include "search.h"
 
 #include <math.h>
@@ -76,6 +78,7 @@ typedef struct {
 enum { STACK_OFFSET = 4 };
 
 typedef struct SearchThread {
+    Search *s;           /* the instance this thread belongs to */
     int id;
     pthread_t tid;
     Position pos;
@@ -87,37 +90,47 @@ typedef struct SearchThread {
 } SearchThread;
 
 /* ------------------------------------------------------------------------ */
-/* Shared state                                                             */
+/* The instance                                                             */
 
-static OutputFn Out;
-static SearchOptions Options = {.multipv = 1, .threads = 1, .skill_level = LEVEL_FULL,
-                                .elo = 1500};
-static SearchThread **Threads;
-static int ThreadCount;
-static pthread_mutex_t Lock = PTHREAD_MUTEX_INITIALIZER;
-static pthread_cond_t Cond = PTHREAD_COND_INITIALIZER;
-static int StartGen, Busy;   /* guarded by Lock */
-static bool Active, Exiting; /* guarded by Lock */
-static atomic_bool Stop, Pondering;
-static SearchLimits Limits;
-static TimeLimits Time;
-static _Atomic int64_t StartTime;
+struct Search {
+    OutputFn out;           /* NULL: prints nothing */
+    SearchOptions options;
+    TT *tt;                 /* the default table, or tt_own */
+    TT tt_own;
+    SearchThread **threads;
+    int thread_count;
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int start_gen, busy;    /* guarded by lock */
+    bool active, exiting;   /* guarded by lock */
+    bool user_stopped;      /* guarded by lock: `stop` was received */
+    /* Guarded by lock: nothing but `stop` ends this search (infinite, or no
+     * depth, node, mate or time limit, as with only the opponent's clock). A
+     * `go mate N` counts as finite: it ends when it finds the mate. */
+    bool endless;
+    bool quiet;             /* bench, instances: print nothing */
+    atomic_bool stop, pondering;
+    SearchLimits limits;
+    TimeLimits time;
+    _Atomic int64_t start_time;
+    Position root;
+    int multipv;            /* lines searched */
+    int shown_pv;           /* lines printed: the MultiPV option */
+    Level lv;               /* the play level of this search */
+    uint64_t level_seed;
+    uint64_t game_seed;     /* drawn at creation and by a new game */
+    double last_strength;
+    uint64_t last_seed;
+};
+
+/* Read-only after the first instance is made; shared by all. */
 static int Reductions[64][64];
-static Position RootPos;
-static int MultiPV;      /* lines searched */
-static int ShownPV;      /* lines printed: the MultiPV option */
-static Level Lv;         /* the play level of this search */
-static uint64_t LevelSeed;
-static uint64_t GameSeed;     /* drawn at start-up and by ucinewgame */
-static double LastStrength = LEVEL_FULL;
-static uint64_t LastSeed;
-static bool UserStopped; /* guarded by Lock: `stop` was received */
-/* Guarded by Lock: nothing but `stop` ends this search (infinite, or no
- * depth, node, mate or time limit, as with only the opponent's clock). A
- * `go mate N` counts as finite: it ends when it finds the mate. */
-static bool Endless;
-static bool Quiet; /* bench: print nothing */
-static void out_line(const char *line);
+static pthread_once_t ReductionsOnce = PTHREAD_ONCE_INIT;
+
+/* The instance of the functions without a Search argument (UCI, bench). */
+static Search *Default;
+
+static void out_line(const Search *s, const char *line);
 
 static inline void count_node(SearchThread *t)
 {
@@ -125,45 +138,49 @@ static inline void count_node(SearchThread *t)
                           memory_order_relaxed);
 }
 
-static uint64_t total_nodes(void)
+static uint64_t total_nodes(const Search *s)
 {
     uint64_t n = 0;
-    for (int i = 0; i < ThreadCount; i++)
-        n += atomic_load_explicit(&Threads[i]->nodes, memory_order_relaxed);
+    for (int i = 0; i < s->thread_count; i++)
+        n += atomic_load_explicit(&s->threads[i]->nodes, memory_order_relaxed);
     return n;
 }
 
 /* The static evaluation, with the play level's noise when one is set. */
-static inline int evaluate(const Position *pos)
+static inline int evaluate(const Search *s, const Position *pos)
 {
     int v = eval_position(pos);
-    if (Lv.active)
-        v += level_noise(&Lv, pos_key(pos), LevelSeed);
+    if (s->lv.active)
+        v += level_noise(&s->lv, pos_key(pos), s->level_seed);
     return v;
 }
 
-static inline bool stopped(void) { return atomic_load_explicit(&Stop, memory_order_relaxed); }
+static inline bool stopped(const Search *s)
+{
+    return atomic_load_explicit(&s->stop, memory_order_relaxed);
+}
 
-static int64_t elapsed(void) { return tm_now() - atomic_load(&StartTime); }
+static int64_t elapsed(const Search *s) { return tm_now() - atomic_load(&s->start_time); }
 
 /* Every thread polls the clock and the node limit: with more threads than
  * cores the main thread may not run for a while. One thread stops at exactly
  * the node limit; several check the sum every 1024 nodes of their own. */
 static void check_limits(SearchThread *t)
 {
+    Search *const s = t->s;
     uint64_t n = atomic_load_explicit(&t->nodes, memory_order_relaxed);
-    if (Limits.nodes
-        && (ThreadCount == 1 ? n >= Limits.nodes
-                             : (n & 1023) == 0 && total_nodes() >= Limits.nodes))
-        atomic_store(&Stop, true);
-    if ((n & 511) == 0 && Time.hard && !atomic_load_explicit(&Pondering, memory_order_relaxed)
-        && elapsed() >= Time.hard)
-        atomic_store(&Stop, true);
+    if (s->limits.nodes
+        && (s->thread_count == 1 ? n >= s->limits.nodes
+                                 : (n & 1023) == 0 && total_nodes(s) >= s->limits.nodes))
+        atomic_store(&s->stop, true);
+    if ((n & 511) == 0 && s->time.hard
+        && !atomic_load_explicit(&s->pondering, memory_order_relaxed) && elapsed(s) >= s->time.hard)
+        atomic_store(&s->stop, true);
     /* A play level's node budget is checked between iterations; this is only
      * the backstop, once the first iteration is complete. */
-    if (Lv.active && t->id == 0 && (n & 255) == 0 && t->completed_depth >= 1
-        && total_nodes() >= 4 * Lv.node_cap)
-        atomic_store(&Stop, true);
+    if (s->lv.active && t->id == 0 && (n & 255) == 0 && t->completed_depth >= 1
+        && total_nodes(s) >= 4 * s->lv.node_cap)
+        atomic_store(&s->stop, true);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -265,21 +282,22 @@ static inline bool tt_cutoff(const TTData *e, int alpha, int beta)
 
 static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta)
 {
+    Search *const s = t->s;
     Position *pos = &t->pos;
     const bool pv_node = beta - alpha > 1;
     const bool in_check = pos_in_check(pos);
 
     enter_node(t, ss);
-    if (stopped())
+    if (stopped(s))
         return 0;
     if (is_draw(pos, ss->ply))
         return SCORE_DRAW;
     if (ss->ply >= MAX_PLY - 1)
-        return in_check ? SCORE_DRAW : evaluate(pos);
+        return in_check ? SCORE_DRAW : evaluate(s, pos);
 
     /* 1. Transposition table. */
     TTData tte;
-    tt_probe(pos_key(pos), ss->ply, &tte);
+    tt_table_probe(s->tt, pos_key(pos), ss->ply, &tte);
     if (!pv_node && tt_cutoff(&tte, alpha, beta))
         return tte.score;
 
@@ -288,15 +306,15 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta)
     if (in_check)
         best = -SCORE_INFINITE;
     else {
-        static_eval = tte.hit && tte.eval != SCORE_NONE ? tte.eval : evaluate(pos);
+        static_eval = tte.hit && tte.eval != SCORE_NONE ? tte.eval : evaluate(s, pos);
         best = static_eval;
         if (tte.hit && tte.score != SCORE_NONE
             && (tte.bound & (tte.score > best ? BOUND_LOWER : BOUND_UPPER)))
             best = tte.score;
         if (best >= beta) {
             if (!tte.hit)
-                tt_store(pos_key(pos), ss->ply, MOVE_NONE, SCORE_NONE, static_eval, 0, BOUND_NONE,
-                         false);
+                tt_table_store(s->tt, pos_key(pos), ss->ply, MOVE_NONE, SCORE_NONE, static_eval, 0,
+                               BOUND_NONE, false);
             return best;
         }
         if (best > alpha)
@@ -328,11 +346,11 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta)
         }
         ss->move = m;
         ss->cont = &t->hist.continuation[pos->board[move_from(m)]][move_to(m)];
-        tt_prefetch(pos_key(pos));
+        tt_table_prefetch(s->tt, pos_key(pos));
         pos_make_move(pos, m);
         int score = -qsearch(t, ss + 1, -beta, -alpha);
         pos_unmake_move(pos, m);
-        if (stopped())
+        if (stopped(s))
             return 0;
         if (score > best) {
             best = score;
@@ -349,8 +367,8 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta)
     if (in_check && moves == 0)
         return mated_in(ss->ply);
 
-    tt_store(pos_key(pos), ss->ply, best_move, best, static_eval, 0,
-             best >= beta ? BOUND_LOWER : BOUND_UPPER, false);
+    tt_table_store(s->tt, pos_key(pos), ss->ply, best_move, best, static_eval, 0,
+                   best >= beta ? BOUND_LOWER : BOUND_UPPER, false);
     return best;
 }
 
@@ -359,6 +377,7 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta)
 
 static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bool cut_node)
 {
+    Search *const s = t->s;
     Position *pos = &t->pos;
     const bool pv_node = beta - alpha > 1;
     const bool root = ss->ply == 0;
@@ -371,12 +390,12 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
 
     /* 1. Stop, draws, maximum ply, mate distance. */
     if (!root) {
-        if (stopped())
+        if (stopped(s))
             return 0;
         if (is_draw(pos, ss->ply))
             return SCORE_DRAW;
         if (ss->ply >= MAX_PLY - 1)
-            return in_check ? SCORE_DRAW : evaluate(pos);
+            return in_check ? SCORE_DRAW : evaluate(s, pos);
         int a = alpha > mated_in(ss->ply) ? alpha : mated_in(ss->ply);
         int b = beta < mate_in(ss->ply + 1) ? beta : mate_in(ss->ply + 1);
         if (a >= b)
@@ -387,7 +406,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
     const move_t excluded = ss->excluded;
     TTData tte = {false, MOVE_NONE, SCORE_NONE, SCORE_NONE, -1, BOUND_NONE};
     if (!excluded)
-        tt_probe(pos_key(pos), ss->ply, &tte);
+        tt_table_probe(s->tt, pos_key(pos), ss->ply, &tte);
     move_t tt_move = root ? t->root_moves[t->pv_idx].move : tte.move;
     if (!pv_node && !excluded && tte.depth >= depth && tt_cutoff(&tte, alpha, beta)
         && pos_rule50(pos) < 90)
@@ -401,9 +420,10 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
     } else if (excluded) {
         eval = ss->static_eval;
     } else {
-        ss->static_eval = eval = tte.hit && tte.eval != SCORE_NONE ? tte.eval : evaluate(pos);
+        ss->static_eval = eval = tte.hit && tte.eval != SCORE_NONE ? tte.eval : evaluate(s, pos);
         if (!tte.hit)
-            tt_store(pos_key(pos), ss->ply, MOVE_NONE, SCORE_NONE, eval, -1, BOUND_NONE, false);
+            tt_table_store(s->tt, pos_key(pos), ss->ply, MOVE_NONE, SCORE_NONE, eval, -1,
+                           BOUND_NONE, false);
         if (tte.hit && tte.score != SCORE_NONE
             && (tte.bound & (tte.score > eval ? BOUND_LOWER : BOUND_UPPER)))
             eval = tte.score;
@@ -440,7 +460,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
             pos_make_null(pos);
             int v = -search(t, ss + 1, -beta, -beta + 1, depth - r, !cut_node);
             pos_unmake_null(pos);
-            if (stopped())
+            if (stopped(s))
                 return 0;
             if (v >= beta) {
                 if (v >= SCORE_MATE_IN_MAX)
@@ -517,7 +537,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
             ss->excluded = m;
             int v = search(t, ss, sbeta - 1, sbeta, (depth - 1) / 2, cut_node);
             ss->excluded = MOVE_NONE;
-            if (stopped())
+            if (stopped(s))
                 return 0;
             if (v < sbeta)
                 ext = (!pv_node && v < sbeta - 20) ? 2 : 1;
@@ -527,16 +547,16 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
                 ext = -1;
         }
 
-        if (root && t->id == 0 && !Quiet && elapsed() > 3000) {
+        if (root && t->id == 0 && !s->quiet && elapsed(s) > 3000) {
             char line[96], mv[8];
             move_to_uci(pos, m, mv);
             snprintf(line, sizeof line, "info depth %d currmove %s currmovenumber %d", depth, mv,
                      move_count + t->pv_idx);
-            out_line(line);
+            out_line(s, line);
         }
         ss->move = m;
         ss->cont = &t->hist.continuation[pc][move_to(m)];
-        tt_prefetch(pos_key(pos));
+        tt_table_prefetch(s->tt, pos_key(pos));
         pos_make_move(pos, m);
         const bool gives_check = pos_in_check(pos);
         if (USE(OFF_CHECK_EXT) && !ext && gives_check && ss->ply < 2 * t->root_depth)
@@ -576,7 +596,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
             score = -search(t, ss + 1, -beta, -alpha, new_depth, false);
         pos_unmake_move(pos, m);
 
-        if (stopped())
+        if (stopped(s))
             return 0;
 
         if (root) {
@@ -617,9 +637,11 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         return excluded ? alpha : in_check ? mated_in(ss->ply) : SCORE_DRAW;
 
     if (!excluded && !(root && t->pv_idx > 0))
-        tt_store(pos_key(pos), ss->ply, best_move, best, ss->static_eval, depth,
-                 best >= beta ? BOUND_LOWER : (pv_node && best > old_alpha) ? BOUND_EXACT : BOUND_UPPER,
-                 pv_node);
+        tt_table_store(s->tt, pos_key(pos), ss->ply, best_move, best, ss->static_eval, depth,
+                       best >= beta                  ? BOUND_LOWER
+                       : pv_node && best > old_alpha ? BOUND_EXACT
+                                                     : BOUND_UPPER,
+                       pv_node);
     return best;
 }
 
@@ -667,9 +689,10 @@ static void format_wdl(int score, const Position *pos, char *buf, size_t len)
 
 static void report(SearchThread *t, int depth, int alpha, int beta)
 {
-    int64_t ms = elapsed();
-    uint64_t nodes = total_nodes();
-    int lines = ShownPV < t->root_count ? ShownPV : t->root_count;
+    Search *const s = t->s;
+    int64_t ms = elapsed(s);
+    uint64_t nodes = total_nodes(s);
+    int lines = s->shown_pv < t->root_count ? s->shown_pv : t->root_count;
     char *buf = malloc(16 * (MAX_PLY + 2) + 256);
     if (!buf)
         return;
@@ -682,7 +705,7 @@ static void report(SearchThread *t, int depth, int alpha, int beta)
         int score = updated ? rm->score : rm->prev_score;
         char sc[32], wdl[48] = "";
         format_score(score, sc, sizeof sc);
-        if (Options.show_wdl)
+        if (s->options.show_wdl)
             format_wdl(score, &t->pos, wdl, sizeof wdl);
         const char *bound = i != t->pv_idx ? ""
                             : score >= beta ? " lowerbound"
@@ -694,7 +717,7 @@ static void report(SearchThread *t, int depth, int alpha, int beta)
                          d, rm->seldepth > d ? rm->seldepth : d, i + 1, sc, bound, wdl,
                          (unsigned long long)nodes,
                          (unsigned long long)(ms > 0 ? nodes * 1000 / (uint64_t)ms : nodes),
-                         tt_hashfull(), (long long)ms);
+                         tt_table_hashfull(s->tt), (long long)ms);
         /* Print the moves by playing them on a copy of the root. */
         Position *p = &t->pos;
         int played = 0;
@@ -710,13 +733,14 @@ static void report(SearchThread *t, int depth, int alpha, int beta)
         }
         while (played--)
             pos_unmake_move(p, rm->pv[played]);
-        out_line(buf);
+        out_line(s, buf);
     }
     free(buf);
 }
 
 static void iterative_deepening(SearchThread *t)
 {
+    Search *const s = t->s;
     Stack *ss = t->stack + STACK_OFFSET;
     memset(t->stack, 0, sizeof t->stack);
     for (int i = 0; i < MAX_PLY + STACK_OFFSET + 4; i++) {
@@ -724,7 +748,7 @@ static void iterative_deepening(SearchThread *t)
         t->stack[i].static_eval = SCORE_NONE;
     }
     const bool main_thread = t->id == 0;
-    int max_depth = Limits.depth > 0 ? Limits.depth : MAX_PLY - 2;
+    int max_depth = s->limits.depth > 0 ? s->limits.depth : MAX_PLY - 2;
     int prev_best_score = 0, stability = 0;
     move_t prev_best = MOVE_NONE;
 
@@ -735,7 +759,7 @@ static void iterative_deepening(SearchThread *t)
         t->root_depth = depth;
         for (int i = 0; i < t->root_count; i++)
             t->root_moves[i].prev_score = t->root_moves[i].score;
-        int lines = MultiPV < t->root_count ? MultiPV : t->root_count;
+        int lines = s->multipv < t->root_count ? s->multipv : t->root_count;
 
         for (t->pv_idx = 0; t->pv_idx < lines; t->pv_idx++) {
             t->seldepth = 0;
@@ -749,9 +773,9 @@ static void iterative_deepening(SearchThread *t)
             for (;;) {
                 int score = search(t, ss, alpha, beta, depth, false);
                 sort_root_moves(t->root_moves, t->pv_idx, t->root_count);
-                if (stopped())
+                if (stopped(s))
                     break;
-                if (main_thread && (score <= alpha || score >= beta) && elapsed() > 1000)
+                if (main_thread && (score <= alpha || score >= beta) && elapsed(s) > 1000)
                     report(t, depth, alpha, beta);
                 if (score <= alpha) {
                     beta = (alpha + beta) / 2;
@@ -763,10 +787,10 @@ static void iterative_deepening(SearchThread *t)
                 delta += delta / 2;
             }
             sort_root_moves(t->root_moves, 0, t->pv_idx + 1);
-            if (stopped())
+            if (stopped(s))
                 break;
         }
-        if (stopped())
+        if (stopped(s))
             break;
         t->completed_depth = depth;
         if (!main_thread)
@@ -775,73 +799,73 @@ static void iterative_deepening(SearchThread *t)
 
         /* Limits checked between iterations: a play level's node budget,
          * mate found, soft time. */
-        if (Lv.active && total_nodes() >= Lv.node_cap)
+        if (s->lv.active && total_nodes(s) >= s->lv.node_cap)
             break;
         int best_score = t->root_moves[0].score;
-        if (Limits.mate && best_score >= mate_in(2 * Limits.mate - 1) && !Limits.infinite)
+        if (s->limits.mate && best_score >= mate_in(2 * s->limits.mate - 1) && !s->limits.infinite)
             break;
         move_t best = t->root_moves[0].move;
         stability = best == prev_best ? (stability < 6 ? stability + 1 : 6) : 0;
         prev_best = best;
-        if (Time.soft && !atomic_load(&Pondering)) {
+        if (s->time.soft && !atomic_load(&s->pondering)) {
             /* A stable best move needs less time; a falling score needs more. */
             double scale = 1.3 - 0.1 * stability;
             if (depth > 1 && best_score < prev_best_score - 20)
                 scale *= 1.4;
             if (t->root_count == 1)
                 scale = 0.2;
-            if ((double)elapsed() > (double)Time.soft * scale)
+            if ((double)elapsed(s) > (double)s->time.soft * scale)
                 break;
         }
         prev_best_score = best_score;
     }
     /* A play level that reached its cap early still takes a natural share
      * of its time, as a person would. */
-    if (main_thread && Lv.active && Time.soft && !Limits.infinite) {
-        double u = (double)(level_mix(LevelSeed ^ pos_key(&t->pos)) >> 11) / 9007199254740992.0;
-        double share = Lv.think_min + u * (Lv.think_max - Lv.think_min);
-        int64_t target = (int64_t)((double)Time.soft * share);
-        while (!stopped() && !atomic_load(&Pondering) && elapsed() < target) {
+    if (main_thread && s->lv.active && s->time.soft && !s->limits.infinite) {
+        double u = (double)(level_mix(s->level_seed ^ pos_key(&t->pos)) >> 11) / 9007199254740992.0;
+        double share = s->lv.think_min + u * (s->lv.think_max - s->lv.think_min);
+        int64_t target = (int64_t)((double)s->time.soft * share);
+        while (!stopped(s) && !atomic_load(&s->pondering) && elapsed(s) < target) {
             struct timespec ts = {0, 2 * 1000 * 1000};
             nanosleep(&ts, NULL);
         }
     }
     if (main_thread)
-        atomic_store(&Stop, true);
+        atomic_store(&s->stop, true);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Results                                                                  */
 
-static SearchThread *pick_best_thread(void)
+static SearchThread *pick_best_thread(const Search *s)
 {
-    SearchThread *best = Threads[0];
-    if (ThreadCount == 1 || MultiPV > 1)
+    SearchThread *best = s->threads[0];
+    if (s->thread_count == 1 || s->multipv > 1)
         return best;
     /* Vote: each thread backs its move by depth and by how good its score is. */
     int min_score = SCORE_INFINITE;
-    for (int i = 0; i < ThreadCount; i++)
-        if (Threads[i]->completed_depth > 0 && Threads[i]->root_moves[0].score < min_score)
-            min_score = Threads[i]->root_moves[0].score;
+    for (int i = 0; i < s->thread_count; i++)
+        if (s->threads[i]->completed_depth > 0 && s->threads[i]->root_moves[0].score < min_score)
+            min_score = s->threads[i]->root_moves[0].score;
     int64_t votes[MAX_MOVES] = {0};
-    for (int i = 0; i < ThreadCount; i++) {
-        SearchThread *t = Threads[i];
+    for (int i = 0; i < s->thread_count; i++) {
+        SearchThread *t = s->threads[i];
         if (!t->completed_depth)
             continue;
         for (int k = 0; k < t->root_count; k++)
-            if (Threads[0]->root_moves[k].move == t->root_moves[0].move)
+            if (s->threads[0]->root_moves[k].move == t->root_moves[0].move)
                 votes[k] += (int64_t)(t->root_moves[0].score - min_score + 14) * t->completed_depth;
     }
     int64_t best_votes = -1;
-    for (int i = 0; i < ThreadCount; i++) {
-        SearchThread *t = Threads[i];
+    for (int i = 0; i < s->thread_count; i++) {
+        SearchThread *t = s->threads[i];
         if (!t->completed_depth)
             continue;
         int k;
-        for (k = 0; k < Threads[0]->root_count; k++)
-            if (Threads[0]->root_moves[k].move == t->root_moves[0].move)
+        for (k = 0; k < s->threads[0]->root_count; k++)
+            if (s->threads[0]->root_moves[k].move == t->root_moves[0].move)
                 break;
-        if (k == Threads[0]->root_count)
+        if (k == s->threads[0]->root_count)
             continue;
         bool mate_better = t->root_moves[0].score >= SCORE_MATE_IN_MAX
                            && t->root_moves[0].score > best->root_moves[0].score;
@@ -853,19 +877,20 @@ static SearchThread *pick_best_thread(void)
     return best;
 }
 
-static void print_bestmove(void)
+static void print_bestmove(Search *s)
 {
-    SearchThread *t = pick_best_thread();
+    SearchThread *t = pick_best_thread(s);
     char line[64], mv[8];
     if (t->root_count == 0) {
-        out_line(pos_in_check(&RootPos) ? "info depth 0 score mate 0" : "info depth 0 score cp 0");
-        out_line("bestmove (none)");
+        out_line(s, pos_in_check(&s->root) ? "info depth 0 score mate 0"
+                                           : "info depth 0 score cp 0");
+        out_line(s, "bestmove (none)");
         return;
     }
-    if (t != Threads[0])
+    if (t != s->threads[0])
         report(t, t->completed_depth, -SCORE_INFINITE, SCORE_INFINITE);
     const RootMove *rm = &t->root_moves[0];
-    if (Lv.active) {
+    if (s->lv.active) {
         /* The level's choice among the lines searched, best first. */
         int scores[LEVEL_CANDIDATES], n = 0;
         for (int i = 0; i < t->root_count && n < LEVEL_CANDIDATES; i++) {
@@ -876,15 +901,15 @@ static void print_bestmove(void)
             scores[n++] = sc;
         }
         if (n > 0)
-            rm = &t->root_moves[level_pick(&Lv, scores, n, LevelSeed ^ pos_key(&RootPos))];
+            rm = &t->root_moves[level_pick(&s->lv, scores, n, s->level_seed ^ pos_key(&s->root))];
     }
-    move_to_uci(&RootPos, rm->move, mv);
+    move_to_uci(&s->root, rm->move, mv);
     move_t ponder = rm->pv_len >= 2 ? rm->pv[1] : MOVE_NONE;
     Position *p = &t->pos;
     pos_make_move(p, rm->move);
     if (!ponder) {
         TTData tte;
-        if (tt_probe(pos_key(p), 1, &tte))
+        if (tt_table_probe(s->tt, pos_key(p), 1, &tte))
             ponder = tte.move;
     }
     if (ponder && (!pos_is_pseudo_legal(p, ponder) || !pos_is_legal(p, ponder)))
@@ -896,57 +921,58 @@ static void print_bestmove(void)
     } else
         snprintf(line, sizeof line, "bestmove %s", mv);
     pos_unmake_move(p, rm->move);
-    out_line(line);
+    out_line(s, line);
 }
 
 /* ------------------------------------------------------------------------ */
 /* The pool                                                                 */
 
-
-static void out_line(const char *line)
+static void out_line(const Search *s, const char *line)
 {
-    if (!Quiet)
-        Out(line);
+    if (!s->quiet && s->out)
+        s->out(line);
 }
 
 static void *thread_main(void *arg)
 {
     SearchThread *t = arg;
+    Search *s = t->s;
     int seen = 0;
-    pthread_mutex_lock(&Lock);
+    pthread_mutex_lock(&s->lock);
     for (;;) {
-        while (StartGen == seen && !Exiting)
-            pthread_cond_wait(&Cond, &Lock);
-        if (Exiting)
+        while (s->start_gen == seen && !s->exiting)
+            pthread_cond_wait(&s->cond, &s->lock);
+        if (s->exiting)
             break;
-        seen = StartGen;
-        pthread_mutex_unlock(&Lock);
+        seen = s->start_gen;
+        pthread_mutex_unlock(&s->lock);
 
         if (t->root_count > 0)
             iterative_deepening(t);
 
-        pthread_mutex_lock(&Lock);
+        pthread_mutex_lock(&s->lock);
         if (t->id != 0) {
-            Busy--;
-            pthread_cond_broadcast(&Cond);
+            s->busy--;
+            pthread_cond_broadcast(&s->cond);
             continue;
         }
         /* The main thread: in ponder or infinite mode bestmove waits for
          * `stop` or `ponderhit`; then the helpers stop and the result is
          * printed. */
-        while (!UserStopped && !Exiting && (atomic_load(&Pondering) || Limits.infinite))
-            pthread_cond_wait(&Cond, &Lock);
-        atomic_store(&Stop, true);
-        while (Busy > 1)
-            pthread_cond_wait(&Cond, &Lock);
-        pthread_mutex_unlock(&Lock);
-        print_bestmove();
-        pthread_mutex_lock(&Lock);
-        Busy = 0;
-        Active = false;
-        pthread_cond_broadcast(&Cond);
+        while (!s->user_stopped && !s->exiting
+               && (atomic_load(&s->pondering) || s->limits.infinite))
+            pthread_cond_wait(&s->cond, &s->lock);
+        atomic_store(&s->stop, true);
+        while (s->busy > 1)
+            pthread_cond_wait(&s->cond, &s->lock);
+        pthread_mutex_unlock(&s->lock);
+        print_bestmove(s);
+        pthread_mutex_lock(&s->lock);
+        s->busy = 0;
+        s->active = false;
+        pthread_cond_broadcast(&s->cond);
     }
-    pthread_mutex_unlock(&Lock);
+    pthread_mutex_unlock(&s->lock);
     return NULL;
 }
 
@@ -957,124 +983,143 @@ static void init_reductions(void)
             Reductions[d][m] = (int)(0.75 + log(d) * log(m) / 2.25);
 }
 
-static void destroy_threads(void)
+static void destroy_threads(Search *s)
 {
-    pthread_mutex_lock(&Lock);
-    Exiting = true;
-    pthread_cond_broadcast(&Cond);
-    pthread_mutex_unlock(&Lock);
-    for (int i = 0; i < ThreadCount; i++) {
-        pthread_join(Threads[i]->tid, NULL);
-        free(Threads[i]);
+    pthread_mutex_lock(&s->lock);
+    s->exiting = true;
+    pthread_cond_broadcast(&s->cond);
+    pthread_mutex_unlock(&s->lock);
+    for (int i = 0; i < s->thread_count; i++) {
+        pthread_join(s->threads[i]->tid, NULL);
+        free(s->threads[i]);
     }
-    free(Threads);
-    Threads = NULL;
-    ThreadCount = 0;
-    Exiting = false;
-    StartGen = 0; /* new threads start with nothing seen */
+    free(s->threads);
+    s->threads = NULL;
+    s->thread_count = 0;
+    s->exiting = false;
+    s->start_gen = 0; /* new threads start with nothing seen */
 }
 
-static bool create_threads(int n)
+static bool create_threads(Search *s, int n)
 {
-    Threads = calloc((size_t)n, sizeof(SearchThread *));
-    if (!Threads)
+    s->threads = calloc((size_t)n, sizeof(SearchThread *));
+    if (!s->threads)
         return false;
     for (int i = 0; i < n; i++) {
         SearchThread *t = NULL;
         if (posix_memalign((void **)&t, 64, sizeof *t) != 0 || !t)
             return false;
         memset(t, 0, sizeof *t);
+        t->s = s;
         t->id = i;
         if (pthread_create(&t->tid, NULL, thread_main, t) != 0) {
             free(t);
             return false;
         }
-        Threads[ThreadCount++] = t;
+        s->threads[s->thread_count++] = t;
     }
     return true;
 }
 
-void search_init(OutputFn out)
+/* A new instance without threads, on the given table (NULL: its own). */
+static Search *instance_new(OutputFn out, TT *tt)
 {
-    Out = out;
-    GameSeed = level_mix((uint64_t)tm_now());
-    init_reductions();
-    if (!tt_resize(16)) {
-        fprintf(stderr, "rokade: cannot allocate the hash table\n");
-        exit(1);
+    pthread_once(&ReductionsOnce, init_reductions);
+    Search *s = calloc(1, sizeof *s);
+    if (!s)
+        return NULL;
+    if (pthread_mutex_init(&s->lock, NULL) != 0) {
+        free(s);
+        return NULL;
     }
-    if (!create_threads(1)) {
-        fprintf(stderr, "rokade: cannot start the search thread\n");
-        exit(1);
+    if (pthread_cond_init(&s->cond, NULL) != 0) {
+        pthread_mutex_destroy(&s->lock);
+        free(s);
+        return NULL;
     }
+    s->out = out;
+    s->options = (SearchOptions){.multipv = 1, .threads = 1, .skill_level = LEVEL_FULL,
+                                 .elo = 1500};
+    s->tt = tt ? tt : &s->tt_own;
+    s->game_seed = level_mix((uint64_t)tm_now());
+    s->last_strength = LEVEL_FULL;
+    return s;
 }
 
-void search_shutdown(void)
+static void instance_free(Search *s)
 {
-    search_stop();
-    search_wait();
-    destroy_threads();
-    tt_free();
+    tt_table_free(&s->tt_own);
+    pthread_cond_destroy(&s->cond);
+    pthread_mutex_destroy(&s->lock);
+    free(s);
 }
 
-bool search_set_threads(int n)
+static void instance_wait(Search *s)
 {
-    search_wait();
-    destroy_threads();
-    if (create_threads(n)) {
-        Options.threads = n;
+    pthread_mutex_lock(&s->lock);
+    while (s->active)
+        pthread_cond_wait(&s->cond, &s->lock);
+    pthread_mutex_unlock(&s->lock);
+}
+
+static bool instance_set_threads(Search *s, int n)
+{
+    instance_wait(s);
+    destroy_threads(s);
+    if (create_threads(s, n)) {
+        s->options.threads = n;
         return true;
     }
     /* Keep what could be started (at least the main thread). */
-    if (ThreadCount == 0) {
-        free(Threads);
-        Threads = NULL;
-        if (!create_threads(1)) {
+    if (s->thread_count == 0) {
+        free(s->threads);
+        s->threads = NULL;
+        if (!create_threads(s, 1)) {
             fprintf(stderr, "rokade: cannot start the search thread\n");
             exit(1);
         }
     }
-    Options.threads = ThreadCount;
+    s->options.threads = s->thread_count;
     return false;
 }
 
-SearchOptions *search_options(void) { return &Options; }
-
-void search_start(const Position *root, const SearchLimits *limits)
+static void instance_start(Search *s, const Position *root, const SearchLimits *limits)
 {
-    search_wait();
-    pthread_mutex_lock(&Lock);
-    Limits = *limits;
-    memcpy(&RootPos, root, sizeof RootPos);
-    ShownPV = MultiPV = Options.multipv < 1 ? 1 : Options.multipv;
-    Time = tm_allocate(&Limits.clock, root->side);
+    instance_wait(s);
+    pthread_mutex_lock(&s->lock);
+    s->limits = *limits;
+    memcpy(&s->root, root, sizeof s->root);
+    s->shown_pv = s->multipv = s->options.multipv < 1 ? 1 : s->options.multipv;
+    s->time = tm_allocate(&s->limits.clock, root->side);
     /* A play level caps depth and nodes and searches a few lines to choose
      * from; its seed is drawn here unless one is set. */
-    Lv = level_make(level_strength(Options.skill_level, Options.limit_strength, Options.elo));
-    if (Lv.active) {
-        LevelSeed = Options.seed ? Options.seed : GameSeed;
-        if (MultiPV < LEVEL_CANDIDATES)
-            MultiPV = LEVEL_CANDIDATES;
-        if (!Limits.depth || Limits.depth > Lv.depth_cap)
-            Limits.depth = Lv.depth_cap;
+    s->lv = level_make(level_strength(s->options.skill_level, s->options.limit_strength,
+                                      s->options.elo));
+    if (s->lv.active) {
+        s->level_seed = s->options.seed ? s->options.seed : s->game_seed;
+        if (s->multipv < LEVEL_CANDIDATES)
+            s->multipv = LEVEL_CANDIDATES;
+        if (!s->limits.depth || s->limits.depth > s->lv.depth_cap)
+            s->limits.depth = s->lv.depth_cap;
     }
-    Endless = Limits.infinite || (!Limits.depth && !Limits.nodes && !Limits.mate && !Time.soft);
+    s->endless = s->limits.infinite
+                 || (!s->limits.depth && !s->limits.nodes && !s->limits.mate && !s->time.soft);
     /* Static evals in the table carry the noise of the level that stored
      * them: a new level or seed starts from an empty table. */
-    double strength = Lv.active ? Lv.strength : LEVEL_FULL;
-    if (strength != LastStrength || (Lv.active && LevelSeed != LastSeed))
-        tt_clear(ThreadCount);
-    LastStrength = strength;
-    LastSeed = LevelSeed;
+    double strength = s->lv.active ? s->lv.strength : LEVEL_FULL;
+    if (strength != s->last_strength || (s->lv.active && s->level_seed != s->last_seed))
+        tt_table_clear(s->tt, s->thread_count);
+    s->last_strength = strength;
+    s->last_seed = s->level_seed;
 
     MoveList list;
     gen_legal(root, &list);
-    RootMove *rms = Threads[0]->root_moves;
+    RootMove *rms = s->threads[0]->root_moves;
     int count = 0;
     for (int i = 0; i < list.count; i++) {
-        bool wanted = Limits.searchmoves_count == 0;
-        for (int k = 0; k < Limits.searchmoves_count && !wanted; k++)
-            wanted = Limits.searchmoves[k] == list.moves[i];
+        bool wanted = s->limits.searchmoves_count == 0;
+        for (int k = 0; k < s->limits.searchmoves_count && !wanted; k++)
+            wanted = s->limits.searchmoves[k] == list.moves[i];
         if (!wanted)
             continue;
         memset(&rms[count], 0, sizeof rms[count]);
@@ -1084,8 +1129,8 @@ void search_start(const Position *root, const SearchLimits *limits)
         rms[count].pv_len = 1;
         count++;
     }
-    for (int i = 0; i < ThreadCount; i++) {
-        SearchThread *t = Threads[i];
+    for (int i = 0; i < s->thread_count; i++) {
+        SearchThread *t = s->threads[i];
         memcpy(&t->pos, root, sizeof t->pos);
         atomic_store(&t->nodes, 0);
         t->completed_depth = t->root_depth = t->seldepth = t->pv_idx = 0;
@@ -1093,90 +1138,196 @@ void search_start(const Position *root, const SearchLimits *limits)
         if (i > 0)
             memcpy(t->root_moves, rms, (size_t)count * sizeof *rms);
     }
-    atomic_store(&Stop, false);
-    atomic_store(&Pondering, Limits.ponder);
-    UserStopped = false;
-    atomic_store(&StartTime, tm_now());
-    tt_new_search();
-    Busy = ThreadCount;
-    Active = true;
-    StartGen++;
-    pthread_cond_broadcast(&Cond);
-    pthread_mutex_unlock(&Lock);
+    atomic_store(&s->stop, false);
+    atomic_store(&s->pondering, s->limits.ponder);
+    s->user_stopped = false;
+    atomic_store(&s->start_time, tm_now());
+    tt_table_new_search(s->tt);
+    s->busy = s->thread_count;
+    s->active = true;
+    s->start_gen++;
+    pthread_cond_broadcast(&s->cond);
+    pthread_mutex_unlock(&s->lock);
 }
 
-void search_stop(void)
+static void instance_stop(Search *s)
 {
-    pthread_mutex_lock(&Lock);
-    if (Active) {
-        UserStopped = true;
-        atomic_store(&Stop, true);
-        pthread_cond_broadcast(&Cond);
+    pthread_mutex_lock(&s->lock);
+    if (s->active) {
+        s->user_stopped = true;
+        atomic_store(&s->stop, true);
+        pthread_cond_broadcast(&s->cond);
     }
-    pthread_mutex_unlock(&Lock);
+    pthread_mutex_unlock(&s->lock);
 }
+
+static void instance_clear(Search *s)
+{
+    instance_wait(s);
+    for (int i = 0; i < s->thread_count; i++)
+        memset(&s->threads[i]->hist, 0, sizeof s->threads[i]->hist);
+    tt_table_clear(s->tt, s->thread_count);
+    s->game_seed = level_mix(s->game_seed ^ (uint64_t)tm_now());
+}
+
+/* Searches synchronously with the given limits, printing nothing. */
+static void instance_run_quiet(Search *s, const Position *root, const SearchLimits *lim,
+                               SearchResult *out)
+{
+    instance_wait(s);
+    s->quiet = true;
+    instance_start(s, root, lim);
+    instance_wait(s);
+    s->quiet = false;
+    SearchThread *t = s->threads[0];
+    out->best = t->root_count ? t->root_moves[0].move : MOVE_NONE;
+    out->score = t->root_count ? t->root_moves[0].score : 0;
+    out->depth = t->completed_depth;
+    out->nodes = total_nodes(s);
+}
+
+static void limits_none(SearchLimits *lim)
+{
+    memset(lim, 0, sizeof *lim);
+    lim->clock.time[0] = lim->clock.time[1] = -1;
+    lim->clock.inc[0] = lim->clock.inc[1] = -1;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Instances                                                                */
+
+Search *search_create(size_t tt_mb)
+{
+    Search *s = instance_new(NULL, NULL);
+    if (!s)
+        return NULL;
+    if (!tt_table_resize(&s->tt_own, tt_mb)) {
+        instance_free(s);
+        return NULL;
+    }
+    if (!create_threads(s, 1)) {
+        destroy_threads(s);
+        instance_free(s);
+        return NULL;
+    }
+    return s;
+}
+
+void search_destroy(Search *s)
+{
+    if (!s)
+        return;
+    instance_stop(s);
+    instance_wait(s);
+    destroy_threads(s);
+    instance_free(s);
+}
+
+void search_new_game(Search *s) { instance_clear(s); }
+
+bool search_position(Search *s, const Position *root, int depth, uint64_t nodes,
+                     SearchResult *out)
+{
+    SearchLimits lim;
+    limits_none(&lim);
+    lim.depth = depth > MAX_PLY - 2 ? MAX_PLY - 2 : depth < 0 ? 0 : depth;
+    lim.nodes = nodes;
+    /* Full strength, one line: the play-level options do not apply here. */
+    SearchOptions saved = s->options;
+    s->options.multipv = 1;
+    s->options.skill_level = LEVEL_FULL;
+    s->options.limit_strength = false;
+    instance_run_quiet(s, root, &lim, out);
+    s->options = saved;
+    if (out->best == MOVE_NONE) {
+        out->score = pos_in_check(root) ? mated_in(0) : SCORE_DRAW;
+        return false;
+    }
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The default instance                                                     */
+
+void search_init(OutputFn out)
+{
+    Default = instance_new(out, tt_default());
+    if (!Default || !tt_resize(16)) {
+        fprintf(stderr, "rokade: cannot allocate the hash table\n");
+        exit(1);
+    }
+    if (!create_threads(Default, 1)) {
+        fprintf(stderr, "rokade: cannot start the search thread\n");
+        exit(1);
+    }
+}
+
+void search_shutdown(void)
+{
+    search_stop();
+    search_wait();
+    destroy_threads(Default);
+    tt_free();
+    instance_free(Default);
+    Default = NULL;
+}
+
+bool search_set_threads(int n) { return instance_set_threads(Default, n); }
+
+SearchOptions *search_options(void) { return &Default->options; }
+
+void search_start(const Position *root, const SearchLimits *limits)
+{
+    instance_start(Default, root, limits);
+}
+
+void search_stop(void) { instance_stop(Default); }
 
 void search_ponderhit(void)
 {
-    pthread_mutex_lock(&Lock);
-    if (Active && atomic_load(&Pondering)) {
+    Search *s = Default;
+    pthread_mutex_lock(&s->lock);
+    if (s->active && atomic_load(&s->pondering)) {
         /* Our clock runs from now: the time limits start here. */
-        atomic_store(&StartTime, tm_now());
-        atomic_store(&Pondering, false);
-        pthread_cond_broadcast(&Cond);
+        atomic_store(&s->start_time, tm_now());
+        atomic_store(&s->pondering, false);
+        pthread_cond_broadcast(&s->cond);
     }
-    pthread_mutex_unlock(&Lock);
+    pthread_mutex_unlock(&s->lock);
 }
 
-void search_wait(void)
-{
-    pthread_mutex_lock(&Lock);
-    while (Active)
-        pthread_cond_wait(&Cond, &Lock);
-    pthread_mutex_unlock(&Lock);
-}
+void search_wait(void) { instance_wait(Default); }
 
 bool search_running(void)
 {
-    pthread_mutex_lock(&Lock);
-    bool a = Active;
-    pthread_mutex_unlock(&Lock);
+    pthread_mutex_lock(&Default->lock);
+    bool a = Default->active;
+    pthread_mutex_unlock(&Default->lock);
     return a;
 }
 
 bool search_is_unbounded(void)
 {
-    pthread_mutex_lock(&Lock);
+    Search *s = Default;
+    pthread_mutex_lock(&s->lock);
     /* After `stop` the search is ending: commands just wait for it. */
-    bool u = Active && !UserStopped && (Endless || atomic_load(&Pondering));
-    pthread_mutex_unlock(&Lock);
+    bool u = s->active && !s->user_stopped && (s->endless || atomic_load(&s->pondering));
+    pthread_mutex_unlock(&s->lock);
     return u;
 }
 
-void search_clear(void)
-{
-    search_wait();
-    for (int i = 0; i < ThreadCount; i++)
-        memset(&Threads[i]->hist, 0, sizeof Threads[i]->hist);
-    tt_clear(ThreadCount);
-    GameSeed = level_mix(GameSeed ^ (uint64_t)tm_now());
-}
+void search_clear(void) { instance_clear(Default); }
 
 uint64_t search_fixed_depth(const Position *root, int depth, move_t *best, int *score)
 {
     SearchLimits lim;
-    memset(&lim, 0, sizeof lim);
+    limits_none(&lim);
     lim.depth = depth;
-    lim.clock.time[0] = lim.clock.time[1] = -1;
-    lim.clock.inc[0] = lim.clock.inc[1] = -1;
-    Quiet = true;
-    search_start(root, &lim);
-    search_wait();
-    Quiet = false;
-    SearchThread *t = Threads[0];
+    SearchResult r;
+    instance_run_quiet(Default, root, &lim, &r);
     if (best)
-        *best = t->root_count ? t->root_moves[0].move : MOVE_NONE;
+        *best = r.best;
     if (score)
-        *score = t->root_count ? t->root_moves[0].score : 0;
-    return total_nodes();
+        *score = r.score;
+    return r.nodes;
 }

@@ -1,7 +1,12 @@
 /* The search: iterative deepening with aspiration windows, PVS alpha-beta,
  * quiescence, on a pool of threads (Lazy SMP). search_start returns at once;
  * the result is printed through the output callback as UCI `info` and
- * `bestmove` lines. */
+ * `bestmove` lines.
+ *
+ * A Search is one engine instance: its thread pool, limits, options and
+ * transposition table. The functions without a Search argument work on the
+ * default instance (the UCI engine, bench); other users, such as datagen,
+ * create as many independent instances as they like. */
 #ifndef ROKADE_SEARCH_H
 #define ROKADE_SEARCH_H
 
@@ -31,6 +36,32 @@ typedef struct {
 } SearchOptions;
 
 typedef void (*OutputFn)(const char *line);
+
+typedef struct Search Search;
+
+typedef struct {
+    move_t best;     /* MOVE_NONE when there is no legal move */
+    int score;       /* side-to-move view; mate scores as in score.h */
+    int depth;       /* last completed iteration */
+    uint64_t nodes;
+} SearchResult;
+
+/* ---- Instances -------------------------------------------------------- */
+
+/* A new instance with one thread and its own table of tt_mb megabytes; it
+ * prints nothing. NULL when memory or the thread cannot be had. */
+Search *search_create(size_t tt_mb);
+void search_destroy(Search *s);
+/* A new game: clears the histories and the table. */
+void search_new_game(Search *s);
+/* Searches root synchronously to `depth` (0 = no limit) and/or `nodes`
+ * (0 = no limit; give at least one of the two) at full strength with one
+ * line, printing nothing. Deterministic for one thread. False when the
+ * position has no legal move (then best is MOVE_NONE and score is mated or 0). */
+bool search_position(Search *s, const Position *root, int depth, uint64_t nodes,
+                     SearchResult *out);
+
+/* ---- The default instance ---------------------------------------------- */
 
 /* Creates the pool with one thread and the TT; call once. */
 void search_init(OutputFn out);

@@ -1,4 +1,5 @@
-/* Transposition table storage, replacement and hashfull. */
+/* Transposition table storage, replacement and hashfull; the default table
+ * used by the UCI engine. */
 #include "tt.h"
 
 #include <limits.h>
@@ -8,10 +9,7 @@
 
 #include "score.h"
 
-static TTBucket *Table;
-static size_t BucketCount;
-static size_t SizeMB;
-static uint8_t Generation; /* stepped by 4 so the low two bits hold the bound */
+static TT Default;
 
 /* Entries are read and written by every search thread without a lock: each
  * field is accessed as a relaxed atomic (plain moves on x86), so concurrent
@@ -20,12 +18,12 @@ static uint8_t Generation; /* stepped by 4 so the low two bits hold the bound */
 #define LD(field) __atomic_load_n(&(field), __ATOMIC_RELAXED)
 #define ST(field, v) __atomic_store_n(&(field), (v), __ATOMIC_RELAXED)
 
-static inline TTBucket *bucket_of(uint64_t key)
+static inline TTBucket *bucket_of(const TT *tt, uint64_t key)
 {
-    return &Table[(size_t)(((unsigned __int128)key * BucketCount) >> 64)];
+    return &tt->table[(size_t)(((unsigned __int128)key * tt->bucket_count) >> 64)];
 }
 
-bool tt_resize(size_t mb)
+bool tt_table_resize(TT *tt, size_t mb)
 {
     if (mb < 1)
         mb = 1;
@@ -33,30 +31,29 @@ bool tt_resize(size_t mb)
     void *mem = NULL;
     if (posix_memalign(&mem, 64, bytes) != 0 || !mem)
         return false;
-    free(Table);
-    Table = mem;
-    BucketCount = bytes / sizeof(TTBucket);
-    SizeMB = mb;
-    tt_clear(1);
+    free(tt->table);
+    tt->table = mem;
+    tt->bucket_count = bytes / sizeof(TTBucket);
+    tt->size_mb = mb;
+    tt_table_clear(tt, 1);
     return true;
 }
 
-size_t tt_size_mb(void) { return SizeMB; }
-
 typedef struct {
+    TTBucket *table;
     size_t begin, end;
 } ClearJob;
 
 static void *clear_part(void *arg)
 {
     ClearJob *j = arg;
-    memset(&Table[j->begin], 0, (j->end - j->begin) * sizeof(TTBucket));
+    memset(&j->table[j->begin], 0, (j->end - j->begin) * sizeof(TTBucket));
     return NULL;
 }
 
-void tt_clear(int threads)
+void tt_table_clear(TT *tt, int threads)
 {
-    if (!Table)
+    if (!tt->table)
         return;
     if (threads < 1)
         threads = 1;
@@ -66,8 +63,9 @@ void tt_clear(int threads)
     ClearJob jobs[64];
     int started = 0;
     for (int i = 0; i < threads; i++) {
-        jobs[i].begin = BucketCount * (size_t)i / (size_t)threads;
-        jobs[i].end = BucketCount * (size_t)(i + 1) / (size_t)threads;
+        jobs[i].table = tt->table;
+        jobs[i].begin = tt->bucket_count * (size_t)i / (size_t)threads;
+        jobs[i].end = tt->bucket_count * (size_t)(i + 1) / (size_t)threads;
     }
     for (int i = 1; i < threads; i++)
         if (pthread_create(&tids[started], NULL, clear_part, &jobs[i]) == 0)
@@ -77,23 +75,24 @@ void tt_clear(int threads)
     clear_part(&jobs[0]);
     for (int i = 0; i < started; i++)
         pthread_join(tids[i], NULL);
-    Generation = 0;
+    tt->generation = 0;
 }
 
-void tt_free(void)
+void tt_table_free(TT *tt)
 {
-    free(Table);
-    Table = NULL;
-    BucketCount = 0;
+    free(tt->table);
+    tt->table = NULL;
+    tt->bucket_count = 0;
 }
 
-void tt_new_search(void) { Generation = (uint8_t)(Generation + 4); }
+void tt_table_new_search(TT *tt) { tt->generation = (uint8_t)(tt->generation + 4); }
 
-void tt_prefetch(uint64_t key)
+void tt_table_prefetch(const TT *tt, uint64_t key)
 {
 #if defined(__GNUC__) || defined(__clang__)
-    __builtin_prefetch(bucket_of(key));
+    __builtin_prefetch(bucket_of(tt, key));
 #else
+    (void)tt;
     (void)key;
 #endif
 }
@@ -108,9 +107,9 @@ static inline int score_from_tt(int s, int ply)
     return s >= SCORE_MATE_IN_MAX ? s - ply : s <= SCORE_MATED_IN_MAX ? s + ply : s;
 }
 
-bool tt_probe(uint64_t key, int ply, TTData *out)
+bool tt_table_probe(TT *tt, uint64_t key, int ply, TTData *out)
 {
-    TTBucket *b = bucket_of(key);
+    TTBucket *b = bucket_of(tt, key);
     uint16_t k16 = (uint16_t)key;
     for (int i = 0; i < 3; i++) {
         TTEntry *e = &b->entries[i];
@@ -125,7 +124,7 @@ bool tt_probe(uint64_t key, int ply, TTData *out)
             out->depth = depth - 1;
             out->bound = gb & 3;
             /* Refresh the age so a hit entry is not the first to go. */
-            ST(e->gen_bound, (uint8_t)(Generation | (gb & 3)));
+            ST(e->gen_bound, (uint8_t)(tt->generation | (gb & 3)));
             return true;
         }
     }
@@ -137,11 +136,12 @@ bool tt_probe(uint64_t key, int ply, TTData *out)
     return false;
 }
 
-void tt_store(uint64_t key, int ply, move_t move, int score, int eval, int depth, int bound,
-              bool pv)
+void tt_table_store(TT *tt, uint64_t key, int ply, move_t move, int score, int eval, int depth,
+                    int bound, bool pv)
 {
-    TTBucket *b = bucket_of(key);
+    TTBucket *b = bucket_of(tt, key);
     uint16_t k16 = (uint16_t)key;
+    const uint8_t generation = tt->generation;
     TTEntry *replace = &b->entries[0];
     int worth_r = INT_MAX;
     for (int i = 0; i < 3; i++) {
@@ -152,7 +152,7 @@ void tt_store(uint64_t key, int ply, move_t move, int score, int eval, int depth
             break;
         }
         /* Worth of an entry: its depth, less its age. */
-        int age = ((Generation - LD(e->gen_bound)) & 0xFC) / 4;
+        int age = ((generation - LD(e->gen_bound)) & 0xFC) / 4;
         int worth = d - 8 * age;
         if (worth < worth_r) {
             replace = e;
@@ -164,28 +164,51 @@ void tt_store(uint64_t key, int ply, move_t move, int score, int eval, int depth
     if (move || !same)
         ST(replace->move, move);
     if (bound == BOUND_EXACT || !same || depth + 4 + 2 * pv > LD(replace->depth) - 1
-        || (LD(replace->gen_bound) & 0xFC) != Generation) {
+        || (LD(replace->gen_bound) & 0xFC) != generation) {
         ST(replace->key16, k16);
         ST(replace->score,
            (int16_t)(score == SCORE_NONE ? SCORE_NONE : score_to_tt(score, ply)));
         ST(replace->eval, (int16_t)eval);
         ST(replace->depth, (uint8_t)(depth + 1 < 1 ? 1 : depth + 1 > 255 ? 255 : depth + 1));
-        ST(replace->gen_bound, (uint8_t)(Generation | bound));
+        ST(replace->gen_bound, (uint8_t)(generation | bound));
     }
 }
 
-int tt_hashfull(void)
+int tt_table_hashfull(const TT *tt)
 {
-    if (!Table)
+    if (!tt->table)
         return 0;
     int used = 0;
-    size_t n = BucketCount;
+    size_t n = tt->bucket_count;
     if (n > 1000)
         n = 1000;
     for (size_t i = 0; i < n; i++)
         for (int j = 0; j < 3; j++)
-            if (LD(Table[i].entries[j].depth)
-                && (LD(Table[i].entries[j].gen_bound) & 0xFC) == Generation)
+            if (LD(tt->table[i].entries[j].depth)
+                && (LD(tt->table[i].entries[j].gen_bound) & 0xFC) == tt->generation)
                 used++;
     return n ? (int)(used * 1000 / (3 * (int)n)) : 0;
+}
+
+/* ------------------------------------------------------------------------ */
+/* The default table                                                        */
+
+TT *tt_default(void) { return &Default; }
+bool tt_resize(size_t mb) { return tt_table_resize(&Default, mb); }
+size_t tt_size_mb(void) { return Default.size_mb; }
+void tt_clear(int threads) { tt_table_clear(&Default, threads); }
+void tt_free(void) { tt_table_free(&Default); }
+void tt_new_search(void) { tt_table_new_search(&Default); }
+void tt_prefetch(uint64_t key) { tt_table_prefetch(&Default, key); }
+int tt_hashfull(void) { return tt_table_hashfull(&Default); }
+
+bool tt_probe(uint64_t key, int ply, TTData *out)
+{
+    return tt_table_probe(&Default, key, ply, out);
+}
+
+void tt_store(uint64_t key, int ply, move_t move, int score, int eval, int depth, int bound,
+              bool pv)
+{
+    tt_table_store(&Default, key, ply, move, score, eval, depth, bound, pv);
 }

@@ -36,7 +36,31 @@ typedef struct {
     int bound;
 } TTData;
 
-/* Resizes to `mb` megabytes; on failure keeps the old table and returns false. */
+/* A table. Each search instance points to one; the functions without a
+ * table argument work on the default table (the one of the UCI engine). */
+typedef struct TT {
+    TTBucket *table;
+    size_t bucket_count;
+    size_t size_mb;
+    uint8_t generation; /* stepped by 4 so the low two bits hold the bound */
+} TT;
+
+/* A zeroed TT has no memory yet. Resizes to `mb` megabytes; on failure keeps
+ * the old table and returns false. */
+bool tt_table_resize(TT *tt, size_t mb);
+/* Clears with up to `threads` threads. */
+void tt_table_clear(TT *tt, int threads);
+void tt_table_free(TT *tt);
+void tt_table_new_search(TT *tt);
+bool tt_table_probe(TT *tt, uint64_t key, int ply, TTData *out);
+void tt_table_store(TT *tt, uint64_t key, int ply, move_t move, int score, int eval, int depth,
+                    int bound, bool pv);
+void tt_table_prefetch(const TT *tt, uint64_t key);
+/* Used entries of this generation, per mille, sampled on the first 1000 buckets. */
+int tt_table_hashfull(const TT *tt);
+
+/* The default table. */
+TT *tt_default(void);
 bool tt_resize(size_t mb);
 void tt_clear(int threads);
 void tt_free(void);
@@ -45,7 +69,6 @@ bool tt_probe(uint64_t key, int ply, TTData *out);
 void tt_store(uint64_t key, int ply, move_t move, int score, int eval, int depth, int bound,
               bool pv);
 void tt_prefetch(uint64_t key);
-/* Used entries of this generation, per mille, sampled on the first 1000 buckets. */
 int tt_hashfull(void);
 size_t tt_size_mb(void);
 

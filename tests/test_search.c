@@ -1,6 +1,7 @@
 /* Search tests: exact mate scores, draw scoring, SEE, TT mate adjustment,
- * one-thread determinism and stop latency. */
+ * one-thread determinism, stop latency, and independent search instances. */
 #include <criterion/criterion.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -189,4 +190,77 @@ Test(search, stop_ends_an_infinite_search_quickly)
     int64_t ms = tm_now() - t0;
     cr_expect(ms < 50, "stop took %lld ms", (long long)ms);
     free(p);
+}
+
+/* Search instances: each has its own pool and table, so two searching at the
+ * same time give exactly what each gives alone. */
+typedef struct {
+    const char *fen;
+    int depth;
+    uint64_t nodes;
+    SearchResult res;
+    bool ok;
+} InstanceJob;
+
+static void *instance_job(void *arg)
+{
+    InstanceJob *j = arg;
+    Position *p = calloc(1, sizeof *p);
+    char err[200];
+    Search *s = search_create(8);
+    if (p && s && pos_set_fen(p, j->fen, false, err, sizeof err)) {
+        search_new_game(s);
+        j->ok = search_position(s, p, j->depth, j->nodes, &j->res);
+    }
+    search_destroy(s);
+    free(p);
+    return NULL;
+}
+
+Test(search, instances_search_independently)
+{
+    InstanceJob alone[2] = {
+        {.fen = "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+         .nodes = 30000},
+        {.fen = "rnbqkbnr/pp1ppppp/8/2p5/4P3/5N2/PPPP1PPP/RNBQKB1R b KQkq - 1 2", .depth = 8},
+    };
+    InstanceJob both[2];
+    memcpy(both, alone, sizeof both);
+    for (int i = 0; i < 2; i++)
+        instance_job(&alone[i]);
+    pthread_t tid[2];
+    for (int i = 0; i < 2; i++)
+        cr_assert_eq(pthread_create(&tid[i], NULL, instance_job, &both[i]), 0);
+    for (int i = 0; i < 2; i++)
+        pthread_join(tid[i], NULL);
+    for (int i = 0; i < 2; i++) {
+        cr_assert(alone[i].ok && both[i].ok, "job %d found a move", i);
+        cr_expect_neq(alone[i].res.best, MOVE_NONE);
+        cr_expect_eq(both[i].res.best, alone[i].res.best, "job %d: best move", i);
+        cr_expect_eq(both[i].res.score, alone[i].res.score, "job %d: score", i);
+        cr_expect_eq(both[i].res.nodes, alone[i].res.nodes, "job %d: nodes", i);
+        cr_expect_eq(both[i].res.depth, alone[i].res.depth, "job %d: depth", i);
+    }
+    cr_expect(alone[0].res.nodes >= 30000 && alone[0].res.nodes < 30100,
+              "a node limit with one thread stops the search at once: %llu",
+              (unsigned long long)alone[0].res.nodes);
+    cr_expect_eq(alone[1].res.depth, 8);
+}
+
+Test(search, instance_reports_terminal_positions)
+{
+    Search *s = search_create(1);
+    cr_assert_not_null(s);
+    Position *p = fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"); /* stalemate */
+    SearchResult r;
+    cr_expect(!search_position(s, p, 4, 0, &r));
+    cr_expect_eq(r.best, MOVE_NONE);
+    cr_expect_eq(r.score, 0);
+    free(p);
+    p = fen("7k/6Q1/6K1/8/8/8/8/8 b - - 0 1"); /* checkmate */
+    cr_expect_eq(pos_game_state(p), GAME_CHECKMATE);
+    cr_expect(!search_position(s, p, 4, 0, &r));
+    cr_expect_eq(r.score, mated_in(0));
+    free(p);
+    search_destroy(s);
 }
