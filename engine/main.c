@@ -20,6 +20,7 @@ static bool is_shell_command(const char *s)
 
 int main(int argc, char **argv)
 {
+    int status = 0;
     uci_init();
     if (argc > 1 && is_shell_command(argv[1])) {
         size_t len = 1;
@@ -34,7 +35,7 @@ int main(int argc, char **argv)
             if (i + 1 < argc)
                 strcat(line, " ");
         }
-        uci_command(line);
+        status = uci_shell_command(line);
         free(line);
     } else if (argc > 1) {
         for (int i = 1; i < argc; i++)
@@ -48,5 +49,5 @@ int main(int argc, char **argv)
         uci_loop();
     }
     uci_shutdown();
-    return 0;
+    return status;
 }

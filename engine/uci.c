@@ -14,6 +14,7 @@
 #include <unistd.h>
 
 #include "../bench/bench.h"
+#include "../datagen/datagen.h"
 #include "../eval/eval.h"
 #include "../movegen/movegen.h"
 #include "../perft/perft.h"
@@ -547,6 +548,8 @@ static void cmd_help(void)
         "  bench [depth]          fixed search of the bench positions (node signature)",
         "  perft <depth> [fen]    perft divide of the current or given position",
         "  perftsuite <file> [maxdepth] [chess960]   check an EPD perft suite",
+        "  datagen out <file> [games N] [threads N] [nodes N] [random N] [book <file>] [seed N]",
+        "                         self-play training data ('datagen help' for details)",
         "  help                   this text",
         NULL};
     for (int i = 0; Lines[i]; i++)
@@ -562,6 +565,48 @@ static void cmd_bench(Tok *t)
         return;
     }
     bench_run((int)d, print_line);
+}
+
+/* datagen with its arguments; "help" prints the usage. False with a message
+ * in err. */
+static bool run_datagen(const char *args, char *err, size_t errlen)
+{
+    Tok t = {args};
+    char word[16];
+    if (tok_next(&t, word, sizeof word) && !strcmp(word, "help") && !*tok_rest(&t)) {
+        for (int i = 0; DatagenUsage[i]; i++)
+            uci_print("%s", DatagenUsage[i]);
+        return true;
+    }
+    DatagenOptions opt;
+    if (!datagen_parse(args, &opt, err, errlen)) {
+        size_t n = strlen(err);
+        snprintf(err + n, errlen - n, " (see 'datagen help')");
+        return false;
+    }
+    return datagen_run(&opt, print_line, NULL, err, errlen);
+}
+
+static void cmd_datagen(Tok *t)
+{
+    char err[1400];
+    if (!run_datagen(tok_rest(t), err, sizeof err))
+        uci_print("info string error: datagen: %s", err);
+}
+
+int uci_shell_command(const char *line)
+{
+    Tok t = {line};
+    char cmd[64];
+    if (tok_next(&t, cmd, sizeof cmd) && !strcmp(cmd, "datagen")) {
+        char err[1400];
+        if (run_datagen(tok_rest(&t), err, sizeof err))
+            return 0;
+        fprintf(stderr, "rokade: datagen: %s\n", err);
+        return 2;
+    }
+    uci_command(line);
+    return 0;
 }
 
 bool uci_command(const char *line)
@@ -615,7 +660,7 @@ bool uci_command(const char *line)
     }
 
     static const char *const Known[] = {"ucinewgame", "position", "go", "setoption", "d", "eval",
-                                        "bench", "perft", "perftsuite", NULL};
+                                        "bench", "perft", "perftsuite", "datagen", NULL};
     bool known = false;
     for (int i = 0; Known[i] && !known; i++)
         known = !strcmp(cmd, Known[i]);
@@ -647,6 +692,8 @@ bool uci_command(const char *line)
         cmd_perft(&t);
     else if (!strcmp(cmd, "perftsuite"))
         cmd_perftsuite(&t);
+    else if (!strcmp(cmd, "datagen"))
+        cmd_datagen(&t);
     return true;
 }
 

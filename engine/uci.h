@@ -12,6 +12,9 @@ void uci_print(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void uci_init(void);
 /* Handles one input line; returns false after `quit`. */
 bool uci_command(const char *line);
+/* Runs one command given on the command line; returns the exit status (2
+ * when datagen fails: its one-line error goes to stderr). */
+int uci_shell_command(const char *line);
 /* Reads stdin until end of input or `quit`. */
 void uci_loop(void);
 /* Ends like end of input: waits for a finite search, stops an endless one. */

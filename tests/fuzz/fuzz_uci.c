@@ -1,9 +1,10 @@
 /* libFuzzer target: the whole UCI line handler, fed arbitrary bytes split
  * into lines. Searches are bounded by a small node limit (appended to every
- * `go`), commands that only cost time (bench, perft, perftsuite) and huge
- * Hash sizes are skipped, and each input ends like end of input (an endless
- * search is stopped, a finite one finished). The engine's output goes to
- * /dev/null; the sanitizers and the invariants below are the checks. */
+ * `go`), commands that only cost time (bench, perft, perftsuite) or write
+ * files (datagen) and huge Hash sizes are skipped, and each input ends like
+ * end of input (an endless search is stopped, a finite one finished). The
+ * engine's output goes to /dev/null; the sanitizers and the invariants below
+ * are the checks. */
 #include <ctype.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -42,7 +43,7 @@ static bool skipped(const char *line)
     const char *p = line;
     while (*p && isspace((unsigned char)*p))
         p++;
-    if (!strncmp(p, "bench", 5) || contains_ci(line, "perft"))
+    if (!strncmp(p, "bench", 5) || !strncmp(p, "datagen", 7) || contains_ci(line, "perft"))
         return true;
     /* Big tables only cost time and memory: at most two-digit Hash sizes. */
     if (contains_ci(line, "hash"))
