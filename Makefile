@@ -23,7 +23,7 @@ ifeq ($(NO_PEXT),1)
 endif
 
 LIB_SRC := $(wildcard movegen/*.c) $(wildcard eval/*.c) $(wildcard search/*.c) \
-           $(wildcard perft/*.c) $(wildcard bench/*.c) $(wildcard datagen/*.c) engine/uci.c
+           $(wildcard perft/*.c) $(wildcard bench/*.c) engine/uci.c engine/datagen.c
 MAIN_SRC := engine/main.c
 BUILD   ?= build/release
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
@@ -100,7 +100,7 @@ CPPCHECK_FLAGS := --quiet --std=c11 --enable=style,warning,performance,portabili
   --inline-suppr --error-exitcode=1 -D__GNUC__ -D__x86_64__
 
 lint:
-	cppcheck $(CPPCHECK_FLAGS) movegen eval search perft bench datagen engine tests/fuzz
+	cppcheck $(CPPCHECK_FLAGS) movegen eval search perft bench engine tests/fuzz
 	@echo $(LINT_SRC) | tr ' ' '\n' | xargs -P2 -I{} sh -c \
 	  'clang-tidy --quiet {} -- $(CSTD) -march=x86-64 -pthread 2>/dev/null || exit 255'
 	@echo "lint: cppcheck and clang-tidy clean"

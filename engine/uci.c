@@ -14,7 +14,7 @@
 #include <unistd.h>
 
 #include "../bench/bench.h"
-#include "../datagen/datagen.h"
+#include "datagen.h"
 #include "../eval/eval.h"
 #include "../movegen/movegen.h"
 #include "../perft/perft.h"

@@ -9,7 +9,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../datagen/datagen.h"
+#include "../engine/datagen.h"
 #include "../movegen/movegen.h"
 #include "../movegen/packed.h"
 
