@@ -305,7 +305,8 @@ static bool make_opening(const Run *r, Search *s, Game *g, long long index)
         for (int ply = 0; ply < r->random && ok; ply++) {
             MoveList list;
             gen_legal(&g->pos, &list);
-            if ((ok = list.count > 0 && !game_over(&g->pos)))
+            ok = list.count > 0 && !game_over(&g->pos);
+            if (ok)
                 pos_make_game_move(&g->pos, list.moves[rng_next(&rng) % (uint64_t)list.count]);
         }
         if (!ok || game_over(&g->pos))

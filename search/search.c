@@ -826,7 +826,7 @@ static void iterative_deepening(SearchThread *t)
         double share = s->lv.think_min + u * (s->lv.think_max - s->lv.think_min);
         int64_t target = (int64_t)((double)s->time.soft * share);
         while (!stopped(s) && !atomic_load(&s->pondering) && elapsed(s) < target) {
-            struct timespec ts = {0, 2 * 1000 * 1000};
+            struct timespec ts = {0, 2000000L}; /* 2 ms */
             nanosleep(&ts, NULL);
         }
     }
