@@ -6,7 +6,7 @@
 # settings, 100 games each at 4+0.04).
 # Usage: sh bench/calibrate.sh [-g GAMES] [-t TC] [-c CONCURRENCY] ELO...
 #   e.g. sh bench/calibrate.sh -g 100 1400 1600 1800 2000 2200 2400
-games=100 tc=4+0.04 conc=1
+games=100 tc=4+0.04 conc=2
 while getopts g:t:c: o; do
     case $o in
     g) games=$OPTARG ;; t) tc=$OPTARG ;; c) conc=$OPTARG ;;
@@ -17,6 +17,7 @@ shift $((OPTIND - 1))
 here=$(cd "$(dirname "$0")/.." && pwd)
 match=${MATCH:-$here/../shared/tools/match/match}
 book=${BOOK:-$here/../shared/data/openings/balanced.epd}
+rokade=${ROKADE:-$here/rokade}
 sf=${STOCKFISH:-$(command -v stockfish || echo /usr/games/stockfish)}
 out=$here/build/calibrate
 mkdir -p "$out"
@@ -24,7 +25,7 @@ mkdir -p "$out"
 echo "| UCI_Elo | games | Rokade W-D-L | score | Elo difference (95%) |"
 echo "| --- | --- | --- | --- | --- |"
 for elo in "$@"; do
-    "$match" --engine cmd="$here/rokade" name=rokade option.UCI_LimitStrength=true \
+    "$match" --engine cmd="$rokade" name=rokade option.UCI_LimitStrength=true \
         option.UCI_Elo="$elo" --engine cmd="$sf" name=stockfish option.UCI_LimitStrength=true \
         option.UCI_Elo="$elo" --each option.Hash=16 option.Threads=1 --tc "$tc" \
         --games "$games" --concurrency "$conc" --openings "$book" \
