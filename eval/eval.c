@@ -129,7 +129,7 @@ static int game_phase(const Position *pos)
 }
 
 /* Endgame scale out of 64: material that cannot win, opposite bishops. */
-static int scale_factor(const Position *pos, int strong)
+static FORCE_INLINE int scale_factor(const Position *pos, int strong)
 {
     int weak = !strong;
     bitboard_t sp = pos_pieces(pos, strong, PAWN);
