@@ -22,15 +22,19 @@ ifeq ($(NO_PEXT),1)
   CFLAGS += -DNO_PEXT
 endif
 
-LIB_SRC := $(wildcard movegen/*.c) $(wildcard eval/*.c) $(wildcard search/*.c) \
-           $(wildcard perft/*.c) $(wildcard bench/*.c) engine/uci.c engine/datagen.c
+TUNE_SRC := eval/tune.c
+LIB_SRC := $(wildcard movegen/*.c) $(filter-out $(TUNE_SRC),$(wildcard eval/*.c)) \
+           $(wildcard search/*.c) $(wildcard perft/*.c) $(wildcard bench/*.c) engine/uci.c \
+           engine/datagen.c
 MAIN_SRC := engine/main.c
 BUILD   ?= build/release
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ := $(MAIN_SRC:%.c=$(BUILD)/%.o)
+TUNE_OBJ := $(TUNE_SRC:%.c=$(BUILD)/%.o)
+TUNE_EXE ?= rokade-tune
 TEST_SRC := $(wildcard tests/test_*.c)
 
-.PHONY: all debug lint stress sanitize tsan test-tsan fuzz fuzz-toolchain fuzz-bins fuzz-run test test-sanitize perft perft-quick bench perft-speed clean
+.PHONY: all tune tune-sample debug lint stress sanitize tsan test-tsan fuzz fuzz-toolchain fuzz-bins fuzz-run test test-sanitize perft perft-quick bench perft-speed clean
 
 all: $(EXE)
 
@@ -41,7 +45,23 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TUNE_OBJ:.o=.d)
+
+# The evaluation tuner (eval/tune.c, eval/README.md): ./rokade-tune FILE...
+tune: $(TUNE_EXE)
+
+$(TUNE_EXE): $(TUNE_OBJ) $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# Regenerates the tuner's test data, tests/data/tune_sample.bin, with
+# tests/gen_tune_sample.c (self-play at a fixed depth; see that file).
+$(BUILD)/gen_tune_sample: tests/gen_tune_sample.c $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+
+-include $(BUILD)/gen_tune_sample.d
+
+tune-sample: $(BUILD)/gen_tune_sample
+	./$(BUILD)/gen_tune_sample tests/data/tune_sample.bin
 
 debug:
 	$(MAKE) BUILD=build/debug EXE=rokade-debug OPT="-O1 -g"
@@ -49,7 +69,8 @@ debug:
 # The sanitizer build is portable (ARCH=x86-64), so it checks the magic
 # bitboards while the default build checks PEXT.
 sanitize: criterion
-	$(MAKE) BUILD=build/sanitize EXE=rokade-sanitize ARCH=x86-64 OPT="-O1 -g" \
+	$(MAKE) BUILD=build/sanitize EXE=rokade-sanitize TUNE_EXE=rokade-tune-sanitize \
+	  ARCH=x86-64 OPT="-O1 -g" \
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" test-run
 
 tsan:
@@ -95,7 +116,7 @@ fuzz-run: fuzz
 # ---- static analysis ----
 # clang-tidy reads .clang-tidy; cppcheck's settings are these flags (the tests
 # are left to clang-tidy, as cppcheck cannot expand Criterion's macros).
-LINT_SRC := $(LIB_SRC) $(MAIN_SRC) $(wildcard tests/*.c) $(wildcard tests/fuzz/*.c)
+LINT_SRC := $(LIB_SRC) $(MAIN_SRC) $(TUNE_SRC) $(wildcard tests/*.c) $(wildcard tests/fuzz/*.c)
 CPPCHECK_FLAGS := --quiet --std=c11 --enable=style,warning,performance,portability \
   --inline-suppr --error-exitcode=1 -D__GNUC__ -D__x86_64__
 
@@ -143,8 +164,9 @@ $(BUILD)/tests/%: tests/%.c tests/harness.h $(HARNESS_OBJ) $(LIB_OBJ) | criterio
 
 TEST_BINS = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-test-run: $(EXE) $(TEST_BINS)
-	@fail=0; for t in $(TEST_BINS); do echo "== $$t"; ROKADE=./$(EXE) $$t --jobs 2 || fail=1; done; \
+test-run: $(EXE) $(TUNE_EXE) $(TEST_BINS)
+	@fail=0; for t in $(TEST_BINS); do echo "== $$t"; \
+	  ROKADE=./$(EXE) ROKADE_TUNE=./$(TUNE_EXE) $$t --jobs 2 || fail=1; done; \
 	ROKADE=./$(EXE) sh tests/cli_test.sh || fail=1; \
 	ROKADE=./$(EXE) sh tests/polyglot_test.sh || fail=1; \
 	if [ $$fail = 0 ]; then echo "all test programs passed"; else echo "some tests FAILED"; exit 1; fi
@@ -184,4 +206,4 @@ perft-speed: $(EXE)
 	sh bench/perft_speed.sh
 
 clean:
-	rm -rf build rokade rokade-debug rokade-sanitize rokade-tsan
+	rm -rf build rokade rokade-debug rokade-sanitize rokade-tsan rokade-tune rokade-tune-sanitize

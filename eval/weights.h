@@ -1,34 +1,43 @@
-/* Evaluation weights (hand-set; a tuner rewrites this file). */
+/* Evaluation weights: one indexed table, EvalW, defined in eval/weights.c
+ * (which rokade-tune rewrites). The enum names the index ranges; eval.c reads
+ * every weight through it, and the trace (eval.h) records one coefficient per
+ * index, so that the linear part of the evaluation is
+ * sum_i EvalW[i] * coefficient[i] (eval/README.md). */
 #ifndef ROKADE_WEIGHTS_H
 #define ROKADE_WEIGHTS_H
 
 #include "eval.h"
 
-static const score_t MaterialW[PIECE_TYPE_NB] = {
-    0, S(90, 120), S(330, 310), S(345, 330), S(470, 540), S(980, 990), 0,
+enum {
+    /* Piece values, indexed by piece type - PAWN: P N B R Q K. */
+    W_MATERIAL = 0,
+    /* Centralisation, per piece type - PAWN; coefficient: centrality (-2..3). */
+    W_CENTER = W_MATERIAL + 6,
+    /* Pawn advancement by relative rank - 1 (ranks 2..7). */
+    W_PAWN_ADVANCE = W_CENTER + 6,
+    /* Passed pawns by relative rank - 1 (ranks 2..7). */
+    W_PASSED = W_PAWN_ADVANCE + 6,
+    /* Mobility, per attacked square beyond 4 (knight), 6, 6, 12 (queen). */
+    W_KNIGHT_MOB = W_PASSED + 6,
+    W_BISHOP_MOB,
+    W_ROOK_MOB,
+    W_QUEEN_MOB,
+    W_DOUBLED,
+    W_ISOLATED,
+    W_BISHOP_PAIR,
+    W_ROOK_OPEN,
+    W_ROOK_HALF_OPEN,
+    /* Own pawns on the two ranks in front of the king and its neighbours. */
+    W_SHELTER,
+    /* Times attackers^2 / 4 (attackers: 2 per minor, 3 per rook, 4 per queen). */
+    W_KING_ATTACK,
+    /* Times rank * (their king's - our king's distance to the stop square) / 2. */
+    W_PASSED_KING_DIST,
+    /* For the side to move, added after the taper; only the mg half is used. */
+    W_TEMPO,
+    N_WEIGHTS
 };
-/* Piece-square shapes: centralisation and advancement, scaled per piece. */
-static const score_t CenterW[PIECE_TYPE_NB] = {
-    0, S(3, 0), S(9, 6), S(5, 4), S(2, 2), S(2, 6), S(-12, 14),
-};
-static const score_t PawnAdvanceW[8] = {
-    0, S(0, 0), S(2, 4), S(6, 10), S(12, 22), S(24, 45), S(40, 80), 0,
-};
-static const score_t PassedW[8] = {
-    0, S(2, 10), S(4, 14), S(10, 24), S(24, 50), S(45, 90), S(70, 140), 0,
-};
-static const score_t KnightMobW = S(4, 4);
-static const score_t BishopMobW = S(5, 5);
-static const score_t RookMobW = S(2, 4);
-static const score_t QueenMobW = S(1, 3);
-static const score_t DoubledW = S(-10, -22);
-static const score_t IsolatedW = S(-10, -12);
-static const score_t BishopPairW = S(28, 50);
-static const score_t RookOpenW = S(30, 10);
-static const score_t RookHalfOpenW = S(14, 6);
-static const score_t ShelterW = S(12, -2);
-static const score_t KingAttackW = S(8, 0);
-static const score_t PassedKingDistW = S(0, 5);
-static const int TempoW = 12;
+
+extern const score_t EvalW[N_WEIGHTS];
 
 #endif

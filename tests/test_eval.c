@@ -1,13 +1,16 @@
 /* Evaluation: colour symmetry on every position of the perft suites and of
- * random games from them, dead positions scored 0, and an eval that stays
- * inside the score range. */
+ * random games from them, dead positions scored 0, an eval that stays
+ * inside the score range, and the tuner's trace: the evaluation rebuilt from
+ * the trace's coefficients and the weight table equals eval_position. */
 #include <criterion/criterion.h>
 #include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../bench/positions.h"
 #include "../eval/eval.h"
+#include "../eval/trace.h"
 #include "../movegen/movegen.h"
 #include "../search/score.h"
 
@@ -116,4 +119,126 @@ Test(eval, material_points_the_right_way)
     int w = eval_fen("4k3/8/8/8/8/8/8/3QK3 w - - 0 1", false);
     int b = eval_fen("4k3/8/8/8/8/8/8/3QK3 b - - 0 1", false);
     cr_assert(w > 500 && b < -500, "queen up: %d (white to move), %d (black to move)", w, b);
+}
+
+/* The evaluation rebuilt from a trace as eval/README.md specifies it,
+ * written out here independently of eval_from_trace. */
+static int rebuild(const EvalTrace *tr)
+{
+    if (tr->dead)
+        return 0;
+    long mg = 0, eg = 0;
+    for (int i = 0; i < N_WEIGHTS; i++) {
+        if (i == W_TEMPO)
+            continue;
+        mg += (long)mg_value(EvalW[i]) * tr->coef[i];
+        eg += (long)eg_value(EvalW[i]) * tr->coef[i];
+    }
+    int scale = tr->scale[eg > 0 ? WHITE : BLACK];
+    long egs = eg * scale / 64;
+    long white = (mg * tr->phase + egs * (24 - tr->phase)) / 24;
+    return (int)(tr->side == WHITE ? white : -white) + mg_value(EvalW[W_TEMPO]);
+}
+
+typedef struct {
+    int positions, dead, scaled, endgame;
+    int nonzero[N_WEIGHTS]; /* positions where the weight's coefficient is not 0 */
+} TraceStats;
+
+static void check_trace(Position *pos, TraceStats *st)
+{
+    EvalTrace tr, mtr;
+    char fen[128], mir[160], err[200];
+    int v = eval_position(pos);
+    memset(&tr, 0x5a, sizeof tr); /* every field must be written */
+    int vt = eval_position_traced(pos, &tr);
+    pos_get_fen(pos, fen, sizeof fen);
+    cr_assert_eq(vt, v, "%s: traced eval %d, eval %d", fen, vt, v);
+    cr_assert_eq(eval_from_trace(&tr, EvalW), v, "%s: eval_from_trace %d, eval %d", fen,
+                 eval_from_trace(&tr, EvalW), v);
+    cr_assert_eq(rebuild(&tr), v, "%s: rebuilt %d, eval %d", fen, rebuild(&tr), v);
+    cr_assert_eq(tr.coef[W_TEMPO], pos->side == WHITE ? 1 : -1);
+    cr_assert(tr.phase >= 0 && tr.phase <= 24);
+    cr_assert_eq(tr.coef[W_MATERIAL + KING - PAWN], 0);
+
+    /* The mirrored position has the negated coefficients and swapped scales. */
+    mirror_fen(fen, mir, sizeof mir);
+    Position *m = calloc(1, sizeof *m);
+    cr_assert(pos_set_fen(m, mir, pos->chess960, err, sizeof err), "%s: %s", mir, err);
+    cr_assert_eq(eval_position_traced(m, &mtr), v);
+    for (int i = 0; i < N_WEIGHTS; i++)
+        cr_assert_eq(mtr.coef[i], -tr.coef[i], "%s: weight %d: %d, mirror %d", fen, i, tr.coef[i],
+                     mtr.coef[i]);
+    cr_assert_eq(mtr.scale[WHITE], tr.scale[BLACK]);
+    cr_assert_eq(mtr.scale[BLACK], tr.scale[WHITE]);
+    cr_assert_eq(mtr.phase, tr.phase);
+    free(m);
+
+    st->positions++;
+    st->dead += tr.dead;
+    st->scaled += tr.scale[WHITE] != 64 || tr.scale[BLACK] != 64;
+    st->endgame += tr.phase < 8;
+    for (int i = 0; i < N_WEIGHTS; i++)
+        st->nonzero[i] += tr.coef[i] != 0;
+}
+
+/* The position, then a random game from it of up to `plies` plies. */
+static void trace_walk(Position *pos, int plies, unsigned *seed, TraceStats *st)
+{
+    for (int ply = 0; ply <= plies; ply++) {
+        check_trace(pos, st);
+        MoveList list;
+        gen_legal(pos, &list);
+        if (!list.count)
+            return;
+        *seed = *seed * 1103515245u + 12345u;
+        pos_make_game_move(pos, list.moves[(*seed >> 16) % (unsigned)list.count]);
+    }
+}
+
+static void trace_suite(const char *path, bool c960, int every, int plies, unsigned *seed,
+                        TraceStats *st)
+{
+    FILE *f = fopen(path, "r");
+    cr_assert(f, "cannot open %s", path);
+    char line[512], err[200];
+    Position *pos = calloc(1, sizeof *pos);
+    for (int n = 0; fgets(line, sizeof line, f);) {
+        line[strcspn(line, ";\r\n")] = '\0';
+        if (pos_set_fen(pos, line, c960, err, sizeof err) && n++ % every == 0)
+            trace_walk(pos, plies, seed, st);
+    }
+    fclose(f);
+    free(pos);
+}
+
+Test(eval, trace_rebuilds_the_eval_exactly)
+{
+    TraceStats st = {0};
+    unsigned seed = 2024;
+    char err[200];
+    Position *pos = calloc(1, sizeof *pos);
+    int nb = (int)(sizeof BenchFens / sizeof BenchFens[0]);
+    for (int i = 0; i < nb; i++) {
+        cr_assert(pos_set_fen(pos, BenchFens[i], i >= nb - 4, err, sizeof err), "%s", err);
+        trace_walk(pos, 30, &seed, &st);
+    }
+    trace_suite("perft/standard.epd", false, 1, 20, &seed, &st);
+    trace_suite("perft/tricky.epd", false, 1, 20, &seed, &st);
+    trace_suite("perft/chess960.epd", true, 8, 10, &seed, &st);
+    /* Long random games reach the endings: scale factors and dead positions. */
+    for (int g = 0; g < 60; g++) {
+        pos_set_startpos(pos);
+        trace_walk(pos, 400, &seed, &st);
+    }
+    free(pos);
+    cr_log_info("trace: %d positions, %d dead, %d scaled, %d with phase < 8", st.positions,
+                st.dead, st.scaled, st.endgame);
+    cr_assert(st.positions > 5000, "only %d positions", st.positions);
+    cr_assert(st.dead > 0 && st.scaled > 0 && st.endgame > 100,
+              "dead %d, scaled %d, endgame %d positions", st.dead, st.scaled, st.endgame);
+    /* Every weight but the king's material was exercised. */
+    for (int i = 0; i < N_WEIGHTS; i++)
+        if (i != W_MATERIAL + KING - PAWN)
+            cr_assert(st.nonzero[i] > 0, "weight %d never had a coefficient", i);
 }

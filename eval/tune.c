@@ -1,0 +1,660 @@
+/* rokade-tune: fits the evaluation weights (EvalW) to packed training records
+ * by gradient descent (Adam) on the logistic "Texel" loss, and writes them as
+ * eval/weights.c. Each record is unpacked once; its evaluation trace (the
+ * weights' coefficients, phase, scale factors, side to move) is kept in a
+ * sparse form, so an epoch costs one pass over the coefficients, on as many
+ * threads as asked. The method and the options are in eval/README.md. */
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "../movegen/packed.h"
+#include "trace.h"
+
+enum { EXIT_BAD = 2, MAX_THREADS = 256 };
+
+/* ---- weight names ---- */
+
+static const char *const PieceNames[] = {"pawn", "knight", "bishop", "rook", "queen", "king"};
+static const char *const RankNames[] = {"rank2", "rank3", "rank4", "rank5", "rank6", "rank7"};
+
+/* The index ranges of weights.h: the name used by --freeze and in weights.c,
+ * the enum member that names the range in weights.c, its size. */
+static const struct {
+    const char *name, *enum_name;
+    int base, count;
+    const char *const *sub;
+} Groups[] = {
+    {"material", "W_MATERIAL", W_MATERIAL, 6, PieceNames},
+    {"center", "W_CENTER", W_CENTER, 6, PieceNames},
+    {"pawn_advance", "W_PAWN_ADVANCE", W_PAWN_ADVANCE, 6, RankNames},
+    {"passed", "W_PASSED", W_PASSED, 6, RankNames},
+    {"knight_mob", "W_KNIGHT_MOB", W_KNIGHT_MOB, 1, NULL},
+    {"bishop_mob", "W_BISHOP_MOB", W_BISHOP_MOB, 1, NULL},
+    {"rook_mob", "W_ROOK_MOB", W_ROOK_MOB, 1, NULL},
+    {"queen_mob", "W_QUEEN_MOB", W_QUEEN_MOB, 1, NULL},
+    {"doubled", "W_DOUBLED", W_DOUBLED, 1, NULL},
+    {"isolated", "W_ISOLATED", W_ISOLATED, 1, NULL},
+    {"bishop_pair", "W_BISHOP_PAIR", W_BISHOP_PAIR, 1, NULL},
+    {"rook_open", "W_ROOK_OPEN", W_ROOK_OPEN, 1, NULL},
+    {"rook_half_open", "W_ROOK_HALF_OPEN", W_ROOK_HALF_OPEN, 1, NULL},
+    {"shelter", "W_SHELTER", W_SHELTER, 1, NULL},
+    {"king_attack", "W_KING_ATTACK", W_KING_ATTACK, 1, NULL},
+    {"passed_king_dist", "W_PASSED_KING_DIST", W_PASSED_KING_DIST, 1, NULL},
+    {"tempo", "W_TEMPO", W_TEMPO, 1, NULL},
+};
+
+static char Name[N_WEIGHTS][40];    /* "material.pawn" */
+static char Index[N_WEIGHTS][40];   /* "W_MATERIAL + 0" */
+
+static _Noreturn void fail(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("rokade-tune: error: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    exit(EXIT_BAD);
+}
+
+static void init_names(void)
+{
+    int seen[N_WEIGHTS] = {0};
+    for (size_t g = 0; g < sizeof Groups / sizeof *Groups; g++)
+        for (int k = 0; k < Groups[g].count; k++) {
+            int i = Groups[g].base + k;
+            if (i >= N_WEIGHTS || seen[i]++)
+                fail("internal: weight group %s does not match weights.h", Groups[g].name);
+            if (Groups[g].sub) {
+                snprintf(Name[i], sizeof Name[i], "%s.%s", Groups[g].name, Groups[g].sub[k]);
+                snprintf(Index[i], sizeof Index[i], "%s + %d", Groups[g].enum_name, k);
+            } else {
+                snprintf(Name[i], sizeof Name[i], "%s", Groups[g].name);
+                snprintf(Index[i], sizeof Index[i], "%s", Groups[g].enum_name);
+            }
+        }
+    for (int i = 0; i < N_WEIGHTS; i++)
+        if (!seen[i])
+            fail("internal: weight %d has no name (update Groups in eval/tune.c)", i);
+}
+
+/* ---- options ---- */
+
+typedef struct {
+    int epochs, threads;
+    long batch;             /* 0: the whole data set */
+    double lr, lambda, k;   /* k <= 0: fit it */
+    const char *out;
+    const char *freeze;
+    bool list;
+} Options;
+
+static Options Opt = {
+    .epochs = 200,
+    .threads = 0,
+    .batch = 0,
+    .lr = 1.0,
+    .lambda = 0.5,
+    .k = 0,
+    .out = "eval/weights.c",
+    .freeze = "tempo,material.king,material.pawn.mg",
+};
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: rokade-tune [options] FILE...\n"
+            "Fits the evaluation weights to packed training records (32 bytes each,\n"
+            "eval/README.md) and writes them as a C source file.\n"
+            "  --epochs N      passes over the data (default 200; 0 writes the start weights)\n"
+            "  --lr X          Adam step size in centipawns (default 1.0)\n"
+            "  --lambda X      target = X * result + (1 - X) * sigmoid(score) (default 0.5)\n"
+            "  --k X           the sigmoid's scale; default: fitted to the results\n"
+            "  --threads N     worker threads (default: the number of CPUs)\n"
+            "  --batch N       positions per Adam step (default 0: all of them)\n"
+            "  --out PATH      output file (default eval/weights.c)\n"
+            "  --freeze LIST   weights kept as they are, comma-separated: a name, a group\n"
+            "                  (\"passed\"), or a name with .mg or .eg for one half;\n"
+            "                  \"none\" for none (default tempo,material.king,material.pawn.mg)\n"
+            "  --list          print the weights' names and values and exit\n"
+            "  --help          this text\n"
+            "Exit status: 0 done, 2 bad options or input.\n");
+}
+
+static double parse_num(const char *opt, const char *s, double lo, double hi, bool integer)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (!*s || *end || errno || !(v >= lo && v <= hi) || (integer && v != floor(v)))
+        fail("%s: '%s' is not %s from %g to %g", opt, s, integer ? "an integer" : "a number", lo,
+             hi);
+    return v;
+}
+
+/* Returns the index of the first file argument. */
+static int parse_options(int argc, char **argv)
+{
+    int i = 1;
+    for (; i < argc && argv[i][0] == '-' && argv[i][1] == '-'; i++) {
+        char *arg = argv[i], *val = strchr(arg, '=');
+        if (val)
+            *val++ = '\0';
+        if (!strcmp(arg, "--")) {
+            i++;
+            break;
+        }
+        if (!strcmp(arg, "--help")) {
+            usage(stdout);
+            exit(0);
+        }
+        if (!strcmp(arg, "--list")) {
+            Opt.list = true;
+            continue;
+        }
+        if (!val) {
+            if (i + 1 >= argc)
+                fail("%s needs a value (--help lists the options)", arg);
+            val = argv[++i];
+        }
+        if (!strcmp(arg, "--epochs"))
+            Opt.epochs = (int)parse_num(arg, val, 0, 1e7, true);
+        else if (!strcmp(arg, "--lr"))
+            Opt.lr = parse_num(arg, val, 1e-9, 1e6, false);
+        else if (!strcmp(arg, "--lambda"))
+            Opt.lambda = parse_num(arg, val, 0, 1, false);
+        else if (!strcmp(arg, "--k"))
+            Opt.k = parse_num(arg, val, 1e-6, 1e3, false);
+        else if (!strcmp(arg, "--threads"))
+            Opt.threads = (int)parse_num(arg, val, 1, MAX_THREADS, true);
+        else if (!strcmp(arg, "--batch"))
+            Opt.batch = (long)parse_num(arg, val, 0, 1e12, true);
+        else if (!strcmp(arg, "--out"))
+            Opt.out = val;
+        else if (!strcmp(arg, "--freeze"))
+            Opt.freeze = val;
+        else
+            fail("unknown option %s (--help lists the options)", arg);
+    }
+    if (Opt.threads == 0) {
+        long n = sysconf(_SC_NPROCESSORS_ONLN);
+        Opt.threads = n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
+    }
+    return i;
+}
+
+/* Frozen[i][0] (mg) and [1] (eg) from the --freeze list. */
+static bool Frozen[N_WEIGHTS][2];
+
+static void parse_freeze(const char *list)
+{
+    char buf[1024];
+    snprintf(buf, sizeof buf, "%s", list);
+    if (!strcmp(buf, "none") || !buf[0])
+        return;
+    char *save = NULL;
+    for (char *tok = strtok_r(buf, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
+        size_t len = strlen(tok);
+        int half = -1; /* both */
+        if (len > 3 && !strcmp(tok + len - 3, ".mg"))
+            half = 0, tok[len - 3] = '\0';
+        else if (len > 3 && !strcmp(tok + len - 3, ".eg"))
+            half = 1, tok[len - 3] = '\0';
+        bool found = false;
+        for (int i = 0; i < N_WEIGHTS; i++) {
+            size_t n = strlen(tok);
+            if (strcmp(Name[i], tok) != 0 && !(strncmp(Name[i], tok, n) == 0 && Name[i][n] == '.'))
+                continue;
+            found = true;
+            for (int h = 0; h < 2; h++)
+                if (half < 0 || half == h)
+                    Frozen[i][h] = true;
+        }
+        if (!found)
+            fail("--freeze: no weight is named '%s' (--list shows the names)", tok);
+    }
+}
+
+/* ---- the data ---- */
+
+typedef struct {
+    uint8_t idx;
+    int16_t coef;
+} Coef;
+
+/* One position: coefficients coefs[first .. first + count). */
+typedef struct {
+    uint64_t first;
+    uint8_t count, phase, scale[COLOR_NB];
+    int8_t stm;     /* tempo coefficient: +1 White to move, -1 Black */
+    uint8_t result; /* 0 Black won, 1 draw, 2 White won */
+    int16_t score;  /* centipawns, White's view */
+    float target;
+} TunePos;
+
+typedef struct {
+    TunePos *pos;
+    size_t npos, cap;
+    Coef *coef;
+    uint64_t ncoef, coef_cap;
+} DataSet;
+
+static void *xrealloc(void *p, size_t n)
+{
+    void *q = realloc(p, n ? n : 1);
+    if (!q)
+        fail("out of memory (%zu bytes)", n);
+    return q;
+}
+
+static void data_reserve(DataSet *d, size_t npos, uint64_t ncoef)
+{
+    if (d->npos + npos > d->cap) {
+        d->cap = (d->npos + npos) * 3 / 2 + 1024;
+        d->pos = xrealloc(d->pos, d->cap * sizeof *d->pos);
+    }
+    if (d->ncoef + ncoef > d->coef_cap) {
+        d->coef_cap = (d->ncoef + ncoef) * 3 / 2 + 65536;
+        d->coef = xrealloc(d->coef, d->coef_cap * sizeof *d->coef);
+    }
+}
+
+typedef struct {
+    const PackedPos *rec;
+    size_t begin, end;
+    DataSet out;
+    size_t dead;
+    size_t bad;       /* first bad record, or SIZE_MAX */
+    char err[200];
+} LoadJob;
+
+static void *load_worker(void *arg)
+{
+    LoadJob *job = arg;
+    Position *pos = calloc(1, sizeof *pos);
+    if (!pos)
+        fail("out of memory");
+    job->bad = SIZE_MAX;
+    for (size_t r = job->begin; r < job->end; r++) {
+        int score, result;
+        EvalTrace tr;
+        if (!packed_to_position(&job->rec[r], pos, &score, &result, job->err, sizeof job->err)) {
+            job->bad = r;
+            break;
+        }
+        int v = eval_position_traced(pos, &tr);
+        if (eval_from_trace(&tr, EvalW) != v) {
+            snprintf(job->err, sizeof job->err, "internal: the trace gives %d, the eval %d",
+                     eval_from_trace(&tr, EvalW), v);
+            job->bad = r;
+            break;
+        }
+        if (tr.dead) { /* scored 0 whatever the weights: nothing to learn */
+            job->dead++;
+            continue;
+        }
+        DataSet *d = &job->out;
+        data_reserve(d, 1, N_WEIGHTS);
+        TunePos *p = &d->pos[d->npos++];
+        p->first = d->ncoef;
+        p->count = 0;
+        for (int i = 0; i < N_WEIGHTS; i++)
+            if (i != W_TEMPO && tr.coef[i]) {
+                if (tr.coef[i] > INT16_MAX || tr.coef[i] < INT16_MIN) {
+                    snprintf(job->err, sizeof job->err, "internal: coefficient %d of %s",
+                             tr.coef[i], Name[i]);
+                    job->bad = r;
+                    break;
+                }
+                d->coef[d->ncoef++] = (Coef){(uint8_t)i, (int16_t)tr.coef[i]};
+                p->count++;
+            }
+        if (job->bad != SIZE_MAX)
+            break;
+        p->phase = (uint8_t)tr.phase;
+        p->scale[WHITE] = (uint8_t)tr.scale[WHITE];
+        p->scale[BLACK] = (uint8_t)tr.scale[BLACK];
+        p->stm = (int8_t)tr.coef[W_TEMPO];
+        p->result = (uint8_t)result;
+        p->score = (int16_t)score;
+    }
+    free(pos);
+    return NULL;
+}
+
+/* Runs fn on each job, jobs 1.. on new threads and job 0 on this one. */
+static void run_jobs(void *(*fn)(void *), void *jobs, size_t job_size, int n)
+{
+    pthread_t tid[MAX_THREADS];
+    for (int t = 1; t < n; t++)
+        if (pthread_create(&tid[t], NULL, fn, (char *)jobs + (size_t)t * job_size))
+            fail("cannot start a thread");
+    fn(jobs);
+    for (int t = 1; t < n; t++)
+        pthread_join(tid[t], NULL);
+}
+
+static void load_file(const char *path, DataSet *d, size_t *dead)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        fail("cannot open %s: %s", path, strerror(errno));
+    struct stat st;
+    if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode))
+        fail("cannot read %s: not a regular file", path);
+    long long size = (long long)st.st_size;
+    if (size == 0 || size % PACKED_SIZE)
+        fail("%s: size %lld bytes is not a positive multiple of %d (one packed record)", path,
+             size, PACKED_SIZE);
+    size_t n = (size_t)size / PACKED_SIZE;
+    PackedPos *rec = malloc(n * sizeof *rec);
+    if (!rec)
+        fail("out of memory reading %s", path);
+    if (fread(rec, sizeof *rec, n, f) != n)
+        fail("cannot read %s: %s", path, ferror(f) ? strerror(errno) : "short read");
+    fclose(f);
+
+    int nt = Opt.threads;
+    LoadJob *jobs = calloc((size_t)nt, sizeof *jobs);
+    if (!jobs)
+        fail("out of memory");
+    for (int t = 0; t < nt; t++) {
+        jobs[t].rec = rec;
+        jobs[t].begin = n * (size_t)t / (size_t)nt;
+        jobs[t].end = n * (size_t)(t + 1) / (size_t)nt;
+    }
+    run_jobs(load_worker, jobs, sizeof *jobs, nt);
+    for (int t = 0; t < nt; t++)
+        if (jobs[t].bad != SIZE_MAX)
+            fail("%s: record %zu (byte offset %zu): %s", path, jobs[t].bad,
+                 jobs[t].bad * PACKED_SIZE, jobs[t].err);
+    for (int t = 0; t < nt; t++) {
+        DataSet *o = &jobs[t].out;
+        data_reserve(d, o->npos, o->ncoef);
+        for (size_t i = 0; i < o->npos; i++) {
+            d->pos[d->npos] = o->pos[i];
+            d->pos[d->npos++].first += d->ncoef;
+        }
+        memcpy(d->coef + d->ncoef, o->coef, o->ncoef * sizeof *o->coef);
+        d->ncoef += o->ncoef;
+        *dead += jobs[t].dead;
+        free(o->pos);
+        free(o->coef);
+    }
+    free(jobs);
+    free(rec);
+}
+
+/* ---- the model ---- */
+
+static double W[N_WEIGHTS][2]; /* the weights being fitted: [mg, eg] */
+static double K;
+
+static double sigmoid(double cp) { return 1.0 / (1.0 + pow(10.0, -K * cp / 400.0)); }
+
+/* White-view evaluation of p under W; *eg_scale receives the eg factor used. */
+static double model_eval(const TunePos *p, const Coef *c, double *eg_scale)
+{
+    double mg = 0, eg = 0;
+    for (int k = 0; k < p->count; k++) {
+        mg += W[c[k].idx][0] * c[k].coef;
+        eg += W[c[k].idx][1] * c[k].coef;
+    }
+    double s = p->scale[eg > 0 ? WHITE : BLACK] / 64.0;
+    *eg_scale = s;
+    return (mg * p->phase + eg * s * (24 - p->phase)) / 24.0 + p->stm * W[W_TEMPO][0];
+}
+
+typedef struct {
+    const DataSet *d;
+    size_t begin, end;
+    bool grad, results_only;
+    double loss;
+    double g[N_WEIGHTS][2];
+} GradJob;
+
+static void *grad_worker(void *arg)
+{
+    GradJob *job = arg;
+    const double dsig = K * log(10.0) / 400.0;
+    job->loss = 0;
+    memset(job->g, 0, sizeof job->g);
+    for (size_t i = job->begin; i < job->end; i++) {
+        const TunePos *p = &job->d->pos[i];
+        const Coef *c = job->d->coef + p->first;
+        double s;
+        double e = model_eval(p, c, &s);
+        double sg = sigmoid(e);
+        double t = job->results_only ? p->result / 2.0 : p->target;
+        job->loss += (sg - t) * (sg - t);
+        if (!job->grad)
+            continue;
+        /* d loss / d eval, then the eval's derivative by each weight. */
+        double de = 2.0 * (sg - t) * sg * (1.0 - sg) * dsig;
+        double dmg = de * p->phase / 24.0, deg = de * s * (24 - p->phase) / 24.0;
+        for (int k = 0; k < p->count; k++) {
+            job->g[c[k].idx][0] += dmg * c[k].coef;
+            job->g[c[k].idx][1] += deg * c[k].coef;
+        }
+        job->g[W_TEMPO][0] += de * p->stm;
+    }
+    return NULL;
+}
+
+static GradJob *Jobs;
+
+/* Mean loss over positions [begin, end), and its gradient into g if asked. */
+static double loss_and_grad(const DataSet *d, size_t begin, size_t end, bool results_only,
+                            double g[N_WEIGHTS][2])
+{
+    size_t n = end - begin;
+    int nt = Opt.threads;
+    if ((size_t)nt > n / 256 + 1)
+        nt = (int)(n / 256 + 1);
+    for (int t = 0; t < nt; t++) {
+        Jobs[t].d = d;
+        Jobs[t].begin = begin + n * (size_t)t / (size_t)nt;
+        Jobs[t].end = begin + n * (size_t)(t + 1) / (size_t)nt;
+        Jobs[t].grad = g != NULL;
+        Jobs[t].results_only = results_only;
+    }
+    run_jobs(grad_worker, Jobs, sizeof *Jobs, nt);
+    double loss = 0;
+    if (g)
+        memset(g, 0, sizeof(double) * N_WEIGHTS * 2);
+    for (int t = 0; t < nt; t++) {
+        loss += Jobs[t].loss;
+        if (g)
+            for (int i = 0; i < N_WEIGHTS; i++)
+                g[i][0] += Jobs[t].g[i][0] / (double)n, g[i][1] += Jobs[t].g[i][1] / (double)n;
+    }
+    return loss / (double)n;
+}
+
+/* K that best maps the starting evaluation to the game results: a scan,
+ * then a golden-section search around the best point. */
+static double fit_k(const DataSet *d)
+{
+    double best_k = 1, best = 1e300;
+    for (int i = 1; i <= 100; i++) {
+        K = 0.05 * i;
+        double l = loss_and_grad(d, 0, d->npos, true, NULL);
+        if (l < best)
+            best = l, best_k = K;
+    }
+    double a = best_k > 0.05 ? best_k - 0.05 : 0.001, b = best_k + 0.05;
+    const double phi = (sqrt(5.0) - 1) / 2;
+    for (int it = 0; it < 40; it++) {
+        double x1 = b - phi * (b - a), x2 = a + phi * (b - a);
+        K = x1;
+        double l1 = loss_and_grad(d, 0, d->npos, true, NULL);
+        K = x2;
+        double l2 = loss_and_grad(d, 0, d->npos, true, NULL);
+        if (l1 < l2)
+            b = x2;
+        else
+            a = x1;
+    }
+    return (a + b) / 2;
+}
+
+static uint64_t Rng = 0x2545F4914F6CDD1Dull;
+
+static uint64_t rnd(void)
+{
+    Rng ^= Rng << 13, Rng ^= Rng >> 7, Rng ^= Rng << 17;
+    return Rng;
+}
+
+static void shuffle(DataSet *d)
+{
+    for (size_t i = d->npos; i > 1; i--) {
+        size_t j = (size_t)(rnd() % i);
+        TunePos tmp = d->pos[i - 1];
+        d->pos[i - 1] = d->pos[j];
+        d->pos[j] = tmp;
+    }
+}
+
+/* ---- output ---- */
+
+static int rounded(double v)
+{
+    double r = floor(v + 0.5);
+    return r > 32000 ? 32000 : r < -32000 ? -32000 : (int)r;
+}
+
+/* Text safe inside a C comment. */
+static void put_comment_text(FILE *f, const char *s)
+{
+    for (char prev = 0; *s; prev = *s++)
+        fputc(*s == '/' && prev == '*' ? '_' : (unsigned char)*s < ' ' ? '?' : *s, f);
+}
+
+static void write_weights(const char *path, char **files, int nfiles, size_t npos,
+                          const char *k_how, double loss0, double loss1, double loss_rounded)
+{
+    char tmp[4096];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "w");
+    if (!f)
+        fail("cannot write %s: %s", tmp, strerror(errno));
+    fprintf(f, "/* Evaluation weights, S(middlegame, endgame), indexed as in eval/weights.h.\n");
+    fprintf(f, " * Generated by rokade-tune from %zu positions of:\n", npos);
+    for (int i = 0; i < nfiles; i++) {
+        fprintf(f, " *   ");
+        put_comment_text(f, files[i]);
+        fputc('\n', f);
+    }
+    fprintf(f, " * Options: --epochs %d --lr %g --lambda %g --batch %ld --threads %d\n",
+            Opt.epochs, Opt.lr, Opt.lambda, Opt.batch, Opt.threads);
+    fprintf(f, " *   --freeze ");
+    put_comment_text(f, Opt.freeze);
+    fprintf(f, "\n * K = %.6f (%s). Loss %.7f at the start, %.7f after %d epochs\n", K, k_how,
+            loss0, loss1, Opt.epochs);
+    fprintf(f, " * (%.7f with the weights rounded). Redo: eval/README.md. */\n", loss_rounded);
+    fprintf(f, "#include \"weights.h\"\n\nconst score_t EvalW[N_WEIGHTS] = {\n");
+    for (int i = 0; i < N_WEIGHTS; i++) {
+        int n = fprintf(f, "    [%s] = S(%d, %d),", Index[i], rounded(W[i][0]), rounded(W[i][1]));
+        fprintf(f, "%*s/* %s */\n", n < 40 ? 40 - n : 1, "", Name[i]);
+    }
+    fprintf(f, "};\n");
+    if (ferror(f) | fclose(f))
+        fail("cannot write %s", tmp);
+    if (rename(tmp, path))
+        fail("cannot rename %s to %s: %s", tmp, path, strerror(errno));
+}
+
+int main(int argc, char **argv)
+{
+    init_names();
+    int first = parse_options(argc, argv);
+    parse_freeze(Opt.freeze);
+    for (int i = 0; i < N_WEIGHTS; i++)
+        W[i][0] = mg_value(EvalW[i]), W[i][1] = eg_value(EvalW[i]);
+    if (Opt.list) {
+        for (int i = 0; i < N_WEIGHTS; i++)
+            printf("%-3d %-24s S(%d, %d)%s%s\n", i, Name[i], mg_value(EvalW[i]), eg_value(EvalW[i]),
+                   Frozen[i][0] ? " frozen-mg" : "", Frozen[i][1] ? " frozen-eg" : "");
+        return 0;
+    }
+    if (first >= argc)
+        fail("no data file given (usage: rokade-tune [options] FILE...; --help for more)");
+    movegen_init();
+    Jobs = calloc((size_t)Opt.threads, sizeof *Jobs);
+    if (!Jobs)
+        fail("out of memory");
+
+    /* 1. Load: every record unpacked and traced once. */
+    DataSet d = {0};
+    size_t dead = 0;
+    for (int i = first; i < argc; i++)
+        load_file(argv[i], &d, &dead);
+    printf("positions %zu (%zu dead positions skipped), %.1f coefficients each, threads %d\n",
+           d.npos, dead, d.npos ? (double)d.ncoef / (double)d.npos : 0.0, Opt.threads);
+    if (!d.npos)
+        fail("no position to tune on");
+
+    /* 2. K, then the targets. */
+    const char *k_how = "given";
+    if (Opt.k > 0)
+        K = Opt.k;
+    else
+        K = fit_k(&d), k_how = "fitted";
+    for (size_t i = 0; i < d.npos; i++) {
+        TunePos *p = &d.pos[i];
+        p->target = (float)(Opt.lambda * p->result / 2.0 + (1 - Opt.lambda) * sigmoid(p->score));
+    }
+    double loss0 = loss_and_grad(&d, 0, d.npos, false, NULL);
+    printf("K %.6f (%s), loss %.7f\n", K, k_how, loss0);
+    fflush(stdout);
+
+    /* 3. Adam. */
+    const double b1 = 0.9, b2 = 0.999, eps = 1e-8;
+    static double m[N_WEIGHTS][2], v[N_WEIGHTS][2], g[N_WEIGHTS][2];
+    size_t batch = Opt.batch > 0 && (size_t)Opt.batch < d.npos ? (size_t)Opt.batch : d.npos;
+    long step = 0;
+    for (int epoch = 1; epoch <= Opt.epochs; epoch++) {
+        if (batch < d.npos)
+            shuffle(&d);
+        double sum = 0;
+        size_t nb = 0;
+        for (size_t b = 0; b < d.npos; b += batch, nb++) {
+            size_t e = b + batch < d.npos ? b + batch : d.npos;
+            sum += loss_and_grad(&d, b, e, false, g);
+            step++;
+            double c1 = 1 - pow(b1, (double)step), c2 = 1 - pow(b2, (double)step);
+            for (int i = 0; i < N_WEIGHTS; i++)
+                for (int h = 0; h < 2; h++) {
+                    if (Frozen[i][h])
+                        continue;
+                    m[i][h] = b1 * m[i][h] + (1 - b1) * g[i][h];
+                    v[i][h] = b2 * v[i][h] + (1 - b2) * g[i][h] * g[i][h];
+                    W[i][h] -= Opt.lr * (m[i][h] / c1) / (sqrt(v[i][h] / c2) + eps);
+                }
+        }
+        printf("epoch %d loss %.7f\n", epoch, sum / (double)nb);
+        fflush(stdout);
+    }
+    double loss1 = loss_and_grad(&d, 0, d.npos, false, NULL);
+    for (int i = 0; i < N_WEIGHTS; i++)
+        for (int h = 0; h < 2; h++)
+            W[i][h] = rounded(W[i][h]);
+    double loss_r = loss_and_grad(&d, 0, d.npos, false, NULL);
+    printf("final loss %.7f (rounded weights %.7f)\n", loss1, loss_r);
+
+    /* 4. The weights, as a source file. */
+    write_weights(Opt.out, argv + first, argc - first, d.npos, k_how, loss0, loss1, loss_r);
+    printf("wrote %s\n", Opt.out);
+    free(d.pos);
+    free(d.coef);
+    free(Jobs);
+    return 0;
+}
