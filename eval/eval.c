@@ -18,13 +18,6 @@ enum { T_MATERIAL, T_PSQ, T_MOBILITY, T_PAWNS, T_PASSED, T_PIECES, T_KING, T_NB 
 static const char *const TermNames[T_NB] = {"Material", "Placement", "Mobility", "Pawns",
                                             "Passed pawns", "Pieces", "King safety"};
 
-static int centrality(int sq)
-{
-    int f = file_of(sq), r = rank_of(sq);
-    int df = f < 4 ? 3 - f : f - 4, dr = r < 4 ? 3 - r : r - 4;
-    return 3 - (df > dr ? df : dr) - (df + dr) / 3; /* 3 in the centre .. -2 in corners */
-}
-
 static int distance(int a, int b)
 {
     int df = abs(file_of(a) - file_of(b)), dr = abs(rank_of(a) - rank_of(b));
@@ -60,12 +53,8 @@ static FORCE_INLINE void eval_side(const Position *pos, int us, score_t *t, int 
             int sq = pop_lsb(&b);
             int rsq = relative_square(us, sq);
             term(&t[T_MATERIAL], coef, W_MATERIAL + pt - PAWN, 1);
-            term(&t[T_PSQ], coef, W_CENTER + pt - PAWN, centrality(sq));
-            if (pt == PAWN) {
-                term(&t[T_PSQ], coef, W_PAWN_ADVANCE + rank_of(rsq) - 1, 1);
-                continue;
-            }
-            if (pt == KING)
+            term(&t[T_PSQ], coef, W_PSQT + 64 * (pt - PAWN) + rsq, 1);
+            if (pt == PAWN || pt == KING)
                 continue;
             bitboard_t att = piece_attacks(pt, sq, occ);
             int mob = popcount(att & mob_area);

@@ -24,30 +24,35 @@ enum { EXIT_BAD = 2, MAX_THREADS = 256 };
 static const char *const PieceNames[] = {"pawn", "knight", "bishop", "rook", "queen", "king"};
 static const char *const RankNames[] = {"rank2", "rank3", "rank4", "rank5", "rank6", "rank7"};
 
+/* How the entries of a group are named: by sub[k], by a piece type and a
+ * square (the piece-square tables: "psqt.knight.e4", [W_PSQT + 64 * 1 + SQ_E4]),
+ * or by their number k ("mob.knight.3"). */
+enum { SUB_NONE, SUB_NAMES, SUB_PSQT, SUB_COUNT };
+
 /* The index ranges of weights.h: the name used by --freeze and in weights.c,
  * the enum member that names the range in weights.c, its size. */
 static const struct {
     const char *name, *enum_name;
     int base, count;
+    int kind;
     const char *const *sub;
 } Groups[] = {
-    {"material", "W_MATERIAL", W_MATERIAL, 6, PieceNames},
-    {"center", "W_CENTER", W_CENTER, 6, PieceNames},
-    {"pawn_advance", "W_PAWN_ADVANCE", W_PAWN_ADVANCE, 6, RankNames},
-    {"passed", "W_PASSED", W_PASSED, 6, RankNames},
-    {"knight_mob", "W_KNIGHT_MOB", W_KNIGHT_MOB, 1, NULL},
-    {"bishop_mob", "W_BISHOP_MOB", W_BISHOP_MOB, 1, NULL},
-    {"rook_mob", "W_ROOK_MOB", W_ROOK_MOB, 1, NULL},
-    {"queen_mob", "W_QUEEN_MOB", W_QUEEN_MOB, 1, NULL},
-    {"doubled", "W_DOUBLED", W_DOUBLED, 1, NULL},
-    {"isolated", "W_ISOLATED", W_ISOLATED, 1, NULL},
-    {"bishop_pair", "W_BISHOP_PAIR", W_BISHOP_PAIR, 1, NULL},
-    {"rook_open", "W_ROOK_OPEN", W_ROOK_OPEN, 1, NULL},
-    {"rook_half_open", "W_ROOK_HALF_OPEN", W_ROOK_HALF_OPEN, 1, NULL},
-    {"shelter", "W_SHELTER", W_SHELTER, 1, NULL},
-    {"king_attack", "W_KING_ATTACK", W_KING_ATTACK, 1, NULL},
-    {"passed_king_dist", "W_PASSED_KING_DIST", W_PASSED_KING_DIST, 1, NULL},
-    {"tempo", "W_TEMPO", W_TEMPO, 1, NULL},
+    {"material", "W_MATERIAL", W_MATERIAL, 6, SUB_NAMES, PieceNames},
+    {"psqt", "W_PSQT", W_PSQT, 6 * 64, SUB_PSQT, PieceNames},
+    {"passed", "W_PASSED", W_PASSED, 6, SUB_NAMES, RankNames},
+    {"knight_mob", "W_KNIGHT_MOB", W_KNIGHT_MOB, 1, SUB_NONE, NULL},
+    {"bishop_mob", "W_BISHOP_MOB", W_BISHOP_MOB, 1, SUB_NONE, NULL},
+    {"rook_mob", "W_ROOK_MOB", W_ROOK_MOB, 1, SUB_NONE, NULL},
+    {"queen_mob", "W_QUEEN_MOB", W_QUEEN_MOB, 1, SUB_NONE, NULL},
+    {"doubled", "W_DOUBLED", W_DOUBLED, 1, SUB_NONE, NULL},
+    {"isolated", "W_ISOLATED", W_ISOLATED, 1, SUB_NONE, NULL},
+    {"bishop_pair", "W_BISHOP_PAIR", W_BISHOP_PAIR, 1, SUB_NONE, NULL},
+    {"rook_open", "W_ROOK_OPEN", W_ROOK_OPEN, 1, SUB_NONE, NULL},
+    {"rook_half_open", "W_ROOK_HALF_OPEN", W_ROOK_HALF_OPEN, 1, SUB_NONE, NULL},
+    {"shelter", "W_SHELTER", W_SHELTER, 1, SUB_NONE, NULL},
+    {"king_attack", "W_KING_ATTACK", W_KING_ATTACK, 1, SUB_NONE, NULL},
+    {"passed_king_dist", "W_PASSED_KING_DIST", W_PASSED_KING_DIST, 1, SUB_NONE, NULL},
+    {"tempo", "W_TEMPO", W_TEMPO, 1, SUB_NONE, NULL},
 };
 
 static char Name[N_WEIGHTS][40];    /* "material.pawn" */
@@ -72,8 +77,17 @@ static void init_names(void)
             int i = Groups[g].base + k;
             if (i >= N_WEIGHTS || seen[i]++)
                 fail("internal: weight group %s does not match weights.h", Groups[g].name);
-            if (Groups[g].sub) {
+            if (Groups[g].kind == SUB_NAMES) {
                 snprintf(Name[i], sizeof Name[i], "%s.%s", Groups[g].name, Groups[g].sub[k]);
+                snprintf(Index[i], sizeof Index[i], "%s + %d", Groups[g].enum_name, k);
+            } else if (Groups[g].kind == SUB_PSQT) {
+                char sq[3] = {(char)('a' + k % 8), (char)('1' + k / 8 % 8), '\0'};
+                snprintf(Name[i], sizeof Name[i], "%s.%s.%s", Groups[g].name,
+                         Groups[g].sub[k / 64], sq);
+                snprintf(Index[i], sizeof Index[i], "%s + 64 * %d + SQ_%c%c", Groups[g].enum_name,
+                         k / 64, sq[0] - 'a' + 'A', sq[1]);
+            } else if (Groups[g].kind == SUB_COUNT) {
+                snprintf(Name[i], sizeof Name[i], "%s.%d", Groups[g].name, k);
                 snprintf(Index[i], sizeof Index[i], "%s + %d", Groups[g].enum_name, k);
             } else {
                 snprintf(Name[i], sizeof Name[i], "%s", Groups[g].name);
@@ -222,17 +236,27 @@ static void parse_freeze(const char *list)
     }
 }
 
+/* Entries no position can use stay as they are whatever --freeze says: pawns
+ * on the first and last ranks. */
+static void freeze_impossible(void)
+{
+    for (int sq = 0; sq < 64; sq++)
+        if (sq < 8 || sq >= 56)
+            Frozen[W_PSQT + sq][0] = Frozen[W_PSQT + sq][1] = true;
+}
+
 /* ---- the data ---- */
 
 typedef struct {
-    uint8_t idx;
+    uint16_t idx;
     int16_t coef;
 } Coef;
 
 /* One position: coefficients coefs[first .. first + count). */
 typedef struct {
     uint64_t first;
-    uint8_t count, phase, scale[COLOR_NB];
+    uint16_t count;
+    uint8_t phase, scale[COLOR_NB];
     int8_t stm;     /* tempo coefficient: +1 White to move, -1 Black */
     uint8_t result; /* 0 Black won, 1 draw, 2 White won */
     int16_t score;  /* centipawns, White's view */
@@ -313,7 +337,7 @@ static void *load_worker(void *arg)
                     job->bad = r;
                     break;
                 }
-                d->coef[d->ncoef++] = (Coef){(uint8_t)i, (int16_t)tr.coef[i]};
+                d->coef[d->ncoef++] = (Coef){(uint16_t)i, (int16_t)tr.coef[i]};
                 p->count++;
             }
         if (job->bad != SIZE_MAX)
@@ -577,6 +601,7 @@ int main(int argc, char **argv)
     init_names();
     int first = parse_options(argc, argv);
     parse_freeze(Opt.freeze);
+    freeze_impossible();
     for (int i = 0; i < N_WEIGHTS; i++)
         W[i][0] = mg_value(EvalW[i]), W[i][1] = eg_value(EvalW[i]);
     if (Opt.list) {

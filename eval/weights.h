@@ -11,12 +11,12 @@
 enum {
     /* Piece values, indexed by piece type - PAWN: P N B R Q K. */
     W_MATERIAL = 0,
-    /* Centralisation, per piece type - PAWN; coefficient: centrality (-2..3). */
-    W_CENTER = W_MATERIAL + 6,
-    /* Pawn advancement by relative rank - 1 (ranks 2..7). */
-    W_PAWN_ADVANCE = W_CENTER + 6,
+    /* Piece-square tables: W_PSQT + 64 * (type - PAWN) + square, from White's
+     * side (Black's pieces by relative_square). Pawns on ranks 1 and 8 never
+     * occur: those entries stay 0 and the tuner keeps them. */
+    W_PSQT = W_MATERIAL + 6,
     /* Passed pawns by relative rank - 1 (ranks 2..7). */
-    W_PASSED = W_PAWN_ADVANCE + 6,
+    W_PASSED = W_PSQT + 6 * 64,
     /* Mobility, per attacked square beyond 4 (knight), 6, 6, 12 (queen). */
     W_KNIGHT_MOB = W_PASSED + 6,
     W_BISHOP_MOB,
