@@ -61,10 +61,10 @@ static FORCE_INLINE void eval_side(const Position *pos, int us, score_t *t, int 
             if (att & king_zone)
                 king_attackers += pt == QUEEN ? 4 : pt == ROOK ? 3 : 2;
             switch (pt) {
-            case KNIGHT: term(&t[T_MOBILITY], coef, W_KNIGHT_MOB, mob - 4); break;
-            case BISHOP: term(&t[T_MOBILITY], coef, W_BISHOP_MOB, mob - 6); break;
+            case KNIGHT: term(&t[T_MOBILITY], coef, W_MOB_KNIGHT + mob, 1); break;
+            case BISHOP: term(&t[T_MOBILITY], coef, W_MOB_BISHOP + mob, 1); break;
             case ROOK: {
-                term(&t[T_MOBILITY], coef, W_ROOK_MOB, mob - 6);
+                term(&t[T_MOBILITY], coef, W_MOB_ROOK + mob, 1);
                 bitboard_t fbb = file_bb(file_of(sq));
                 if (!(fbb & pos->by_type[PAWN]))
                     term(&t[T_PIECES], coef, W_ROOK_OPEN, 1);
@@ -72,7 +72,7 @@ static FORCE_INLINE void eval_side(const Position *pos, int us, score_t *t, int 
                     term(&t[T_PIECES], coef, W_ROOK_HALF_OPEN, 1);
                 break;
             }
-            case QUEEN: term(&t[T_MOBILITY], coef, W_QUEEN_MOB, mob - 12); break;
+            case QUEEN: term(&t[T_MOBILITY], coef, W_MOB_QUEEN + mob, 1); break;
             default: break;
             }
         }

@@ -17,12 +17,13 @@ enum {
     W_PSQT = W_MATERIAL + 6,
     /* Passed pawns by relative rank - 1 (ranks 2..7). */
     W_PASSED = W_PSQT + 6 * 64,
-    /* Mobility, per attacked square beyond 4 (knight), 6, 6, 12 (queen). */
-    W_KNIGHT_MOB = W_PASSED + 6,
-    W_BISHOP_MOB,
-    W_ROOK_MOB,
-    W_QUEEN_MOB,
-    W_DOUBLED,
+    /* Mobility by the number of safe attacked squares: + 0..8 (knight),
+     * 0..13 (bishop), 0..14 (rook), 0..27 (queen). */
+    W_MOB_KNIGHT = W_PASSED + 6,
+    W_MOB_BISHOP = W_MOB_KNIGHT + 9,
+    W_MOB_ROOK = W_MOB_BISHOP + 14,
+    W_MOB_QUEEN = W_MOB_ROOK + 15,
+    W_DOUBLED = W_MOB_QUEEN + 28,
     W_ISOLATED,
     W_BISHOP_PAIR,
     W_ROOK_OPEN,
