@@ -1,6 +1,6 @@
-/* Hand-crafted evaluation: material, piece-square shapes, mobility, pawn
- * structure, bishop pair, rooks on open files, king shelter and attacks,
- * passed pawns, tapered by game phase and scaled for drawish endings. Every
+/* Hand-crafted evaluation: material, piece-square tables, mobility, pawn
+ * structure, passed pawns, bishop pair, rooks on open files and the 7th,
+ * outposts, threats, king shelter, storm and attacks, space, tapered by game phase and scaled for drawish endings. Every
  * weight is an entry of EvalW (weights.h); the trace (trace.h) records each
  * weight's coefficient for the tuner. */
 #include "eval.h"
@@ -14,9 +14,11 @@ const int PieceValue[PIECE_TYPE_NB] = {0, 100, 320, 330, 500, 950, 0};
 
 static const int PhaseW[PIECE_TYPE_NB] = {0, 0, 1, 1, 2, 4, 0};
 
-enum { T_MATERIAL, T_PSQ, T_MOBILITY, T_PAWNS, T_PASSED, T_PIECES, T_KING, T_NB };
-static const char *const TermNames[T_NB] = {"Material", "Placement", "Mobility", "Pawns",
-                                            "Passed pawns", "Pieces", "King safety"};
+enum { T_MATERIAL, T_PSQ, T_MOBILITY, T_PAWNS, T_PASSED, T_PIECES, T_THREATS, T_KING, T_SPACE,
+       T_NB };
+static const char *const TermNames[T_NB] = {"Material", "Placement", "Mobility",
+                                            "Pawns",    "Passed pawns", "Pieces",
+                                            "Threats",  "King safety",  "Space"};
 
 static int distance(int a, int b)
 {
@@ -24,9 +26,25 @@ static int distance(int a, int b)
     return df > dr ? df : dr;
 }
 
+/* b and every square in front of it, from c's side. */
+static inline bitboard_t fill_forward(int c, bitboard_t b)
+{
+    if (c == WHITE) {
+        b |= b << 8;
+        b |= b << 16;
+        b |= b << 32;
+    } else {
+        b |= b >> 8;
+        b |= b >> 16;
+        b |= b >> 32;
+    }
+    return b;
+}
+
 /* Adds weight idx times n to the term accumulator and, when tracing, n to
  * the side's coefficient of idx. coef is NULL in the normal evaluation, where
- * eval_side is inlined with the constant NULL and the branch disappears. */
+ * the term functions are inlined with the constant NULL and the branch
+ * disappears. */
 static FORCE_INLINE void term(score_t *acc, int *coef, int idx, int n)
 {
     *acc += EvalW[idx] * n;
@@ -34,35 +52,103 @@ static FORCE_INLINE void term(score_t *acc, int *coef, int idx, int n)
         coef[idx] += n;
 }
 
-static FORCE_INLINE void eval_side(const Position *pos, int us, score_t *t, int *coef)
+/* What the term functions share: attack maps, king zones, passed pawns. */
+typedef struct {
+    bitboard_t att[COLOR_NB][PIECE_TYPE_NB]; /* [c][0]: every square c attacks; [c][pt]: by type */
+    bitboard_t att2[COLOR_NB];               /* squares c attacks at least twice */
+    bitboard_t zone[COLOR_NB];               /* c's king and its neighbour squares */
+    bitboard_t passed;                       /* passed pawns of both colours */
+} EvalInfo;
+
+/* Pawn structure of one side: what depends on the pawns of both sides only
+ * (material and squares of the pawns, isolated, doubled, backward, supported
+ * and phalanx pawns, the passed pawns' rank). Returns the passed pawns. */
+static FORCE_INLINE bitboard_t eval_pawns(const Position *pos, int us, score_t *t, int *coef)
+{
+    const int them = !us;
+    const bitboard_t our_pawns = pos_pieces(pos, us, PAWN);
+    const bitboard_t their_pawns = pos_pieces(pos, them, PAWN);
+    const bitboard_t their_pawn_att = pawn_attacks_bb(them, their_pawns);
+    bitboard_t passed = 0;
+    bitboard_t b = our_pawns;
+    while (b) {
+        int sq = pop_lsb(&b), f = file_of(sq), r = relative_rank(us, sq);
+        term(&t[T_MATERIAL], coef, W_MATERIAL, 1);
+        term(&t[T_PSQ], coef, W_PSQT + relative_square(us, sq), 1);
+        bitboard_t adj = (f > 0 ? file_bb(f - 1) : 0) | (f < 7 ? file_bb(f + 1) : 0);
+        bitboard_t ahead = us == WHITE ? ~((sq_bb(sq) << 1) - 1) : (sq_bb(sq) - 1);
+        bitboard_t front = file_bb(f) & ahead;
+        if (!(adj & our_pawns))
+            term(&t[T_PAWNS], coef, W_ISOLATED, 1);
+        else if (!(adj & ~(ahead & ~rank_bb(rank_of(sq))) & our_pawns)
+                 && (sq_bb(sq + pawn_push(us)) & their_pawn_att))
+            term(&t[T_PAWNS], coef, W_BACKWARD, 1);
+        if (front & our_pawns)
+            term(&t[T_PAWNS], coef, W_DOUBLED, 1);
+        if (pawn_attacks(them, sq) & our_pawns)
+            term(&t[T_PAWNS], coef, W_SUPPORTED + r - 1, 1);
+        if ((shift_east(sq_bb(sq)) | shift_west(sq_bb(sq))) & our_pawns)
+            term(&t[T_PAWNS], coef, W_PHALANX + r - 1, 1);
+        bitboard_t span = front | (adj & ahead & ~rank_bb(rank_of(sq)));
+        if (!(span & their_pawns) && !(front & our_pawns)) {
+            term(&t[T_PASSED], coef, W_PASSED + r - 1, 1);
+            passed |= sq_bb(sq);
+        }
+    }
+    return passed;
+}
+
+/* The pieces of one side (knights to king): material, squares, mobility,
+ * rooks' files, outposts, attacks on the enemy king zone. Fills ei->att[us]. */
+static FORCE_INLINE void eval_pieces(const Position *pos, int us, EvalInfo *ei, score_t *t,
+                                     int *coef)
 {
     const int them = !us;
     const bitboard_t occ = pos_occupied(pos);
     const bitboard_t ours = pos->by_color[us];
     const bitboard_t our_pawns = pos_pieces(pos, us, PAWN);
     const bitboard_t their_pawns = pos_pieces(pos, them, PAWN);
-    const bitboard_t their_pawn_att = pawn_attacks_bb(them, their_pawns);
-    const bitboard_t mob_area = ~(ours & (pos->by_type[PAWN] | pos->by_type[KING])) & ~their_pawn_att;
-    const int their_king = pos_king_sq(pos, them), our_king = pos_king_sq(pos, us);
-    const bitboard_t king_zone = king_attacks(their_king) | sq_bb(their_king);
+    const bitboard_t mob_area =
+        ~(ours & (pos->by_type[PAWN] | pos->by_type[KING])) & ~ei->att[them][PAWN];
+    const bitboard_t their_zone = ei->zone[them];
+    /* Ranks 5..7 (relative) that no enemy pawn can ever attack, defended by an own pawn. */
+    const bitboard_t enemy_half = us == WHITE ? RANK_5_BB | RANK_6_BB | RANK_7_BB
+                                              : RANK_4_BB | RANK_3_BB | RANK_2_BB;
+    const bitboard_t outposts = enemy_half & ei->att[us][PAWN]
+                              & ~pawn_attacks_bb(them, fill_forward(them, their_pawns));
+    const bitboard_t rank7 = us == WHITE ? RANK_7_BB : RANK_2_BB;
+    const bitboard_t rank8 = us == WHITE ? RANK_8_BB : RANK_1_BB;
+    const bool seventh = (their_pawns & rank7) || (pos_pieces(pos, them, KING) & rank8);
     int king_attackers = 0;
 
-    for (int pt = PAWN; pt <= KING; pt++) {
+    for (int pt = KNIGHT; pt <= KING; pt++) {
         bitboard_t b = pos_pieces(pos, us, pt);
         while (b) {
             int sq = pop_lsb(&b);
-            int rsq = relative_square(us, sq);
             term(&t[T_MATERIAL], coef, W_MATERIAL + pt - PAWN, 1);
-            term(&t[T_PSQ], coef, W_PSQT + 64 * (pt - PAWN) + rsq, 1);
-            if (pt == PAWN || pt == KING)
+            term(&t[T_PSQ], coef, W_PSQT + 64 * (pt - PAWN) + relative_square(us, sq), 1);
+            if (pt == KING)
                 continue;
             bitboard_t att = piece_attacks(pt, sq, occ);
+            ei->att2[us] |= ei->att[us][0] & att;
+            ei->att[us][0] |= att;
+            ei->att[us][pt] |= att;
             int mob = popcount(att & mob_area);
-            if (att & king_zone)
+            if (att & their_zone) {
                 king_attackers += pt == QUEEN ? 4 : pt == ROOK ? 3 : 2;
+                term(&t[T_KING], coef, W_KING_ZONE_ATT + pt - KNIGHT, popcount(att & their_zone));
+            }
             switch (pt) {
-            case KNIGHT: term(&t[T_MOBILITY], coef, W_MOB_KNIGHT + mob, 1); break;
-            case BISHOP: term(&t[T_MOBILITY], coef, W_MOB_BISHOP + mob, 1); break;
+            case KNIGHT:
+                term(&t[T_MOBILITY], coef, W_MOB_KNIGHT + mob, 1);
+                if (sq_bb(sq) & outposts)
+                    term(&t[T_PIECES], coef, W_OUTPOST_KNIGHT, 1);
+                break;
+            case BISHOP:
+                term(&t[T_MOBILITY], coef, W_MOB_BISHOP + mob, 1);
+                if (sq_bb(sq) & outposts)
+                    term(&t[T_PIECES], coef, W_OUTPOST_BISHOP, 1);
+                break;
             case ROOK: {
                 term(&t[T_MOBILITY], coef, W_MOB_ROOK + mob, 1);
                 bitboard_t fbb = file_bb(file_of(sq));
@@ -70,6 +156,8 @@ static FORCE_INLINE void eval_side(const Position *pos, int us, score_t *t, int 
                     term(&t[T_PIECES], coef, W_ROOK_OPEN, 1);
                 else if (!(fbb & our_pawns))
                     term(&t[T_PIECES], coef, W_ROOK_HALF_OPEN, 1);
+                if ((sq_bb(sq) & rank7) && seventh)
+                    term(&t[T_PIECES], coef, W_ROOK_SEVENTH, 1);
                 break;
             }
             case QUEEN: term(&t[T_MOBILITY], coef, W_MOB_QUEEN + mob, 1); break;
@@ -79,34 +167,98 @@ static FORCE_INLINE void eval_side(const Position *pos, int us, score_t *t, int 
     }
     if (more_than_one(pos_pieces(pos, us, BISHOP)))
         term(&t[T_PIECES], coef, W_BISHOP_PAIR, 1);
+    term(&t[T_KING], coef, W_KING_ATTACK, king_attackers * king_attackers / 4);
+}
 
-    /* Pawn structure. */
-    bitboard_t b = our_pawns;
+/* What needs both sides' attack maps: passed pawns' paths and king
+ * distances, threats, king safety, space. */
+static FORCE_INLINE void eval_attacks(const Position *pos, int us, const EvalInfo *ei,
+                                      score_t *t, int *coef)
+{
+    const int them = !us;
+    const bitboard_t occ = pos_occupied(pos);
+    const bitboard_t ours = pos->by_color[us], theirs = pos->by_color[them];
+    const bitboard_t our_pawns = pos_pieces(pos, us, PAWN);
+    const int their_king = pos_king_sq(pos, them), our_king = pos_king_sq(pos, us);
+
+    /* Passed pawns: distance of the kings to the stop square, blocked, free path. */
+    bitboard_t b = ei->passed & our_pawns;
     while (b) {
-        int sq = pop_lsb(&b), f = file_of(sq);
-        bitboard_t adj = (f > 0 ? file_bb(f - 1) : 0) | (f < 7 ? file_bb(f + 1) : 0);
-        if (!(adj & our_pawns))
-            term(&t[T_PAWNS], coef, W_ISOLATED, 1);
-        bitboard_t front = file_bb(f);
-        front &= us == WHITE ? ~((sq_bb(sq) << 1) - 1) : (sq_bb(sq) - 1);
-        if (front & our_pawns)
-            term(&t[T_PAWNS], coef, W_DOUBLED, 1);
-        bitboard_t span = front | (adj & (us == WHITE ? ~((sq_bb(sq) << 1) - 1) & ~rank_bb(rank_of(sq))
-                                           : (sq_bb(sq) - 1) & ~rank_bb(rank_of(sq))));
-        if (!(span & their_pawns) && !(front & our_pawns)) {
-            int r = relative_rank(us, sq);
-            term(&t[T_PASSED], coef, W_PASSED + r - 1, 1);
-            int stop = sq + pawn_push(us);
-            term(&t[T_PASSED], coef, W_PASSED_KING_DIST,
-                 r * (distance(stop, their_king) - distance(stop, our_king)) / 2);
-        }
+        int sq = pop_lsb(&b), r = relative_rank(us, sq);
+        int stop = sq + pawn_push(us);
+        term(&t[T_PASSED], coef, W_PASSED_KING_DIST,
+             r * (distance(stop, their_king) - distance(stop, our_king)) / 2);
+        bitboard_t path = fill_forward(us, sq_bb(stop));
+        if (sq_bb(stop) & occ)
+            term(&t[T_PASSED], coef, W_PASSED_BLOCKED + r - 1, 1);
+        else if (!(path & (occ | ei->att[them][0])))
+            term(&t[T_PASSED], coef, W_PASSED_FREE + r - 1, 1);
     }
 
-    /* King: pawn shelter in front of the king, and attackers on the enemy king zone. */
-    bitboard_t shelter = pawn_forward(us, king_attacks(our_king) | sq_bb(our_king));
+    /* Threats on enemy pieces. */
+    const bitboard_t minors = ei->att[us][KNIGHT] | ei->att[us][BISHOP];
+    const bitboard_t their_rooks = pos_pieces(pos, them, ROOK);
+    const bitboard_t their_queens = pos_pieces(pos, them, QUEEN);
+    const bitboard_t by_pawn = ei->att[us][PAWN] & theirs;
+    if (by_pawn)
+        for (int pt = KNIGHT; pt <= QUEEN; pt++)
+            term(&t[T_THREATS], coef, W_THREAT_BY_PAWN + pt - KNIGHT,
+                 popcount(by_pawn & pos->by_type[pt]));
+    term(&t[T_THREATS], coef, W_THREAT_BY_MINOR, popcount(minors & their_rooks));
+    term(&t[T_THREATS], coef, W_THREAT_BY_MINOR + 1, popcount(minors & their_queens));
+    term(&t[T_THREATS], coef, W_THREAT_BY_ROOK, popcount(ei->att[us][ROOK] & their_queens));
+    const bitboard_t their_pieces = theirs & ~pos->by_type[PAWN] & ~pos->by_type[KING];
+    term(&t[T_THREATS], coef, W_HANGING,
+         popcount(their_pieces & ei->att[us][0] & ~ei->att[them][0]));
+
+    /* King safety: safe checks, weak squares of the zone, pawn storm, and our own shelter. */
+    const bitboard_t safe = ~ours & ~ei->att[them][0];
+    const bitboard_t bchk = bishop_attacks(their_king, occ), rchk = rook_attacks(their_king, occ);
+    term(&t[T_KING], coef, W_SAFE_CHECK + 0,
+         popcount(knight_attacks(their_king) & ei->att[us][KNIGHT] & safe));
+    term(&t[T_KING], coef, W_SAFE_CHECK + 1, popcount(bchk & ei->att[us][BISHOP] & safe));
+    term(&t[T_KING], coef, W_SAFE_CHECK + 2, popcount(rchk & ei->att[us][ROOK] & safe));
+    term(&t[T_KING], coef, W_SAFE_CHECK + 3,
+         popcount((bchk | rchk) & ei->att[us][QUEEN] & safe));
+    const bitboard_t weak = ei->att[us][0] & ~ei->att2[them]
+                          & (~ei->att[them][0] | ei->att[them][KING] | ei->att[them][QUEEN]);
+    term(&t[T_KING], coef, W_KING_ZONE_WEAK, popcount(weak & ei->zone[them]));
+    const int kf = file_of(their_king), kr = relative_rank(us, their_king);
+    bitboard_t storm = our_pawns & (file_bb(kf) | (kf > 0 ? file_bb(kf - 1) : 0)
+                                    | (kf < 7 ? file_bb(kf + 1) : 0));
+    while (storm) {
+        int d = kr - relative_rank(us, pop_lsb(&storm));
+        if (d >= 1 && d <= 4)
+            term(&t[T_KING], coef, W_STORM + d - 1, 1);
+    }
+    bitboard_t shelter = pawn_forward(us, ei->zone[us]);
     shelter |= pawn_forward(us, shelter);
     term(&t[T_KING], coef, W_SHELTER, popcount(shelter & our_pawns));
-    term(&t[T_KING], coef, W_KING_ATTACK, king_attackers * king_attackers / 4);
+
+    /* Space: safe central squares on our side, doubly behind our pawns. */
+    const bitboard_t centre = (file_bb(2) | file_bb(3) | file_bb(4) | file_bb(5))
+                            & (us == WHITE ? RANK_2_BB | RANK_3_BB | RANK_4_BB
+                                           : RANK_7_BB | RANK_6_BB | RANK_5_BB);
+    const bitboard_t space = centre & ~our_pawns & ~ei->att[them][PAWN];
+    const bitboard_t behind = space & fill_forward(them, our_pawns);
+    const int pieces = popcount(ours & ~pos->by_type[PAWN] & ~pos->by_type[KING]);
+    term(&t[T_SPACE], coef, W_SPACE, (popcount(space) + popcount(behind)) * pieces / 4);
+}
+
+/* Attack maps of the pawns and kings, and the king zones. */
+static FORCE_INLINE void init_info(const Position *pos, EvalInfo *ei)
+{
+    for (int c = WHITE; c <= BLACK; c++) {
+        bitboard_t pawns = pos_pieces(pos, c, PAWN);
+        int ksq = pos_king_sq(pos, c);
+        bitboard_t pa = pawn_attacks_bb(c, pawns), ka = king_attacks(ksq);
+        ei->att[c][PAWN] = pa;
+        ei->att[c][KING] = ka;
+        ei->att[c][0] = pa | ka;
+        ei->att2[c] = (pa & ka) | (pawn_east_captures(c, pawns) & pawn_west_captures(c, pawns));
+        ei->att[c][KNIGHT] = ei->att[c][BISHOP] = ei->att[c][ROOK] = ei->att[c][QUEEN] = 0;
+        ei->zone[c] = ka | sq_bb(ksq);
+    }
 }
 
 static int game_phase(const Position *pos)
@@ -157,10 +309,15 @@ static FORCE_INLINE int evaluate(const Position *pos, score_t *terms_w, score_t 
                                  EvalTrace *tr)
 {
     score_t tw[T_NB] = {0}, tb[T_NB] = {0};
+    EvalInfo ei;
+    init_info(pos, &ei);
     if (tr) {
         int cw[N_WEIGHTS] = {0}, cb[N_WEIGHTS] = {0};
-        eval_side(pos, WHITE, tw, cw);
-        eval_side(pos, BLACK, tb, cb);
+        ei.passed = eval_pawns(pos, WHITE, tw, cw) | eval_pawns(pos, BLACK, tb, cb);
+        eval_pieces(pos, WHITE, &ei, tw, cw);
+        eval_pieces(pos, BLACK, &ei, tb, cb);
+        eval_attacks(pos, WHITE, &ei, tw, cw);
+        eval_attacks(pos, BLACK, &ei, tb, cb);
         for (int i = 0; i < N_WEIGHTS; i++)
             tr->coef[i] = cw[i] - cb[i];
         tr->coef[W_TEMPO] = pos->side == WHITE ? 1 : -1;
@@ -170,8 +327,11 @@ static FORCE_INLINE int evaluate(const Position *pos, score_t *terms_w, score_t 
         tr->side = pos->side;
         tr->dead = pos_is_dead(pos);
     } else {
-        eval_side(pos, WHITE, tw, NULL);
-        eval_side(pos, BLACK, tb, NULL);
+        ei.passed = eval_pawns(pos, WHITE, tw, NULL) | eval_pawns(pos, BLACK, tb, NULL);
+        eval_pieces(pos, WHITE, &ei, tw, NULL);
+        eval_pieces(pos, BLACK, &ei, tb, NULL);
+        eval_attacks(pos, WHITE, &ei, tw, NULL);
+        eval_attacks(pos, BLACK, &ei, tb, NULL);
     }
     score_t total = 0;
     for (int i = 0; i < T_NB; i++)

@@ -23,6 +23,7 @@ enum { EXIT_BAD = 2, MAX_THREADS = 256 };
 
 static const char *const PieceNames[] = {"pawn", "knight", "bishop", "rook", "queen", "king"};
 static const char *const RankNames[] = {"rank2", "rank3", "rank4", "rank5", "rank6", "rank7"};
+static const char *const StormNames[] = {"1", "2", "3", "4"};
 
 /* How the entries of a group are named: by sub[k], by a piece type and a
  * square (the piece-square tables: "psqt.knight.e4", [W_PSQT + 64 * 1 + SQ_E4]),
@@ -52,6 +53,23 @@ static const struct {
     {"shelter", "W_SHELTER", W_SHELTER, 1, SUB_NONE, NULL},
     {"king_attack", "W_KING_ATTACK", W_KING_ATTACK, 1, SUB_NONE, NULL},
     {"passed_king_dist", "W_PASSED_KING_DIST", W_PASSED_KING_DIST, 1, SUB_NONE, NULL},
+    {"backward", "W_BACKWARD", W_BACKWARD, 1, SUB_NONE, NULL},
+    {"supported", "W_SUPPORTED", W_SUPPORTED, 6, SUB_NAMES, RankNames},
+    {"phalanx", "W_PHALANX", W_PHALANX, 6, SUB_NAMES, RankNames},
+    {"passed_blocked", "W_PASSED_BLOCKED", W_PASSED_BLOCKED, 6, SUB_NAMES, RankNames},
+    {"passed_free", "W_PASSED_FREE", W_PASSED_FREE, 6, SUB_NAMES, RankNames},
+    {"threat_by_pawn", "W_THREAT_BY_PAWN", W_THREAT_BY_PAWN, 4, SUB_NAMES, PieceNames + 1},
+    {"threat_by_minor", "W_THREAT_BY_MINOR", W_THREAT_BY_MINOR, 2, SUB_NAMES, PieceNames + 3},
+    {"threat_by_rook", "W_THREAT_BY_ROOK", W_THREAT_BY_ROOK, 1, SUB_NONE, NULL},
+    {"hanging", "W_HANGING", W_HANGING, 1, SUB_NONE, NULL},
+    {"outpost_knight", "W_OUTPOST_KNIGHT", W_OUTPOST_KNIGHT, 1, SUB_NONE, NULL},
+    {"outpost_bishop", "W_OUTPOST_BISHOP", W_OUTPOST_BISHOP, 1, SUB_NONE, NULL},
+    {"rook_seventh", "W_ROOK_SEVENTH", W_ROOK_SEVENTH, 1, SUB_NONE, NULL},
+    {"king_zone_att", "W_KING_ZONE_ATT", W_KING_ZONE_ATT, 4, SUB_NAMES, PieceNames + 1},
+    {"safe_check", "W_SAFE_CHECK", W_SAFE_CHECK, 4, SUB_NAMES, PieceNames + 1},
+    {"king_zone_weak", "W_KING_ZONE_WEAK", W_KING_ZONE_WEAK, 1, SUB_NONE, NULL},
+    {"storm", "W_STORM", W_STORM, 4, SUB_NAMES, StormNames},
+    {"space", "W_SPACE", W_SPACE, 1, SUB_NONE, NULL},
     {"tempo", "W_TEMPO", W_TEMPO, 1, SUB_NONE, NULL},
 };
 
@@ -237,12 +255,13 @@ static void parse_freeze(const char *list)
 }
 
 /* Entries no position can use stay as they are whatever --freeze says: pawns
- * on the first and last ranks. */
+ * on the first and last ranks, a supported pawn on the 2nd rank. */
 static void freeze_impossible(void)
 {
     for (int sq = 0; sq < 64; sq++)
         if (sq < 8 || sq >= 56)
             Frozen[W_PSQT + sq][0] = Frozen[W_PSQT + sq][1] = true;
+    Frozen[W_SUPPORTED][0] = Frozen[W_SUPPORTED][1] = true;
 }
 
 /* ---- the data ---- */

@@ -34,6 +34,43 @@ enum {
     W_KING_ATTACK,
     /* Times rank * (their king's - our king's distance to the stop square) / 2. */
     W_PASSED_KING_DIST,
+    /* Pawns that no own pawn can support whose stop square an enemy pawn
+     * attacks (isolated pawns excluded). */
+    W_BACKWARD,
+    /* Pawns defended by an own pawn; pawns with an own pawn beside them; by
+     * relative rank - 1 (ranks 2..7). */
+    W_SUPPORTED,
+    W_PHALANX = W_SUPPORTED + 6,
+    /* Passed pawns whose stop square is occupied; passed pawns whose path to
+     * promotion is empty and not attacked; by relative rank - 1. */
+    W_PASSED_BLOCKED = W_PHALANX + 6,
+    W_PASSED_FREE = W_PASSED_BLOCKED + 6,
+    /* Threats, per attacked enemy piece: by pawns + (victim - KNIGHT)
+     * (N B R Q); by minors + 0 (rook), + 1 (queen); by rooks on queens;
+     * hanging: pieces (not pawns or king) attacked and not defended. */
+    W_THREAT_BY_PAWN = W_PASSED_FREE + 6,
+    W_THREAT_BY_MINOR = W_THREAT_BY_PAWN + 4,
+    W_THREAT_BY_ROOK = W_THREAT_BY_MINOR + 2,
+    W_HANGING,
+    /* Knights, bishops on a square of ranks 5..7 no enemy pawn can attack
+     * and an own pawn defends. */
+    W_OUTPOST_KNIGHT,
+    W_OUTPOST_BISHOP,
+    /* Rooks on the 7th rank with the enemy king on the 8th or enemy pawns on the 7th. */
+    W_ROOK_SEVENTH,
+    /* King safety, all per side against the enemy king: squares of its zone
+     * attacked, summed over the pieces, + (type - KNIGHT); safe checking
+     * squares (not attacked by the enemy) + (type - KNIGHT); zone squares
+     * we attack that are undefended or defended only once, by king or queen. */
+    W_KING_ZONE_ATT,
+    W_SAFE_CHECK = W_KING_ZONE_ATT + 4,
+    W_KING_ZONE_WEAK = W_SAFE_CHECK + 4,
+    /* Own pawns on the enemy king's file and its neighbours, d = 1..4 ranks in
+     * front of it: + d - 1. */
+    W_STORM,
+    /* Safe central squares (files c-f, relative ranks 2-4; those behind own
+     * pawns count twice) times own pieces (not pawns or king) / 4. */
+    W_SPACE = W_STORM + 4,
     /* For the side to move, added after the taper; only the mg half is used. */
     W_TEMPO,
     N_WEIGHTS
