@@ -303,15 +303,64 @@ static int finish(int mg, int eg, int ph, int scale, int side, int tempo)
     return v + tempo;
 }
 
+/* The pawn hash: eval_pawns of both sides (White's minus Black's) and the
+ * passed pawns, by pawn key, one table per thread. A zeroed entry is right
+ * for key 0, the position without pawns. */
+typedef struct {
+    uint64_t key;
+    bitboard_t passed;
+    score_t score;
+} PawnEntry;
+
+enum { PAWN_HASH_SIZE = 1 << 13 };
+static _Thread_local PawnEntry PawnHash[PAWN_HASH_SIZE];
+
+static FORCE_INLINE bitboard_t probe_pawns(const Position *pos, score_t *score)
+{
+    const uint64_t key = pos_st(pos)->pawn_key;
+    PawnEntry *e = &PawnHash[key & (PAWN_HASH_SIZE - 1)];
+    if (e->key != key) {
+        score_t pw[T_NB] = {0}, pb[T_NB] = {0};
+        e->key = key;
+        e->passed = eval_pawns(pos, WHITE, pw, NULL) | eval_pawns(pos, BLACK, pb, NULL);
+        e->score = 0;
+        for (int i = 0; i < T_NB; i++)
+            e->score += pw[i] - pb[i];
+    }
+    *score = e->score;
+    return e->passed;
+}
+
+#ifdef EVAL_MATERIAL_PST_ONLY
+/* A comparison build (make EXTRA=-DEVAL_MATERIAL_PST_ONLY, eval/README.md):
+ * material and piece-square tables only, tapered and scaled as usual. */
+static FORCE_INLINE score_t material_pst(const Position *pos)
+{
+    score_t s = 0;
+    for (int c = WHITE; c <= BLACK; c++)
+        for (int pt = PAWN; pt <= KING; pt++) {
+            bitboard_t b = pos_pieces(pos, c, pt);
+            while (b) {
+                int sq = relative_square(c, pop_lsb(&b));
+                score_t v = EvalW[W_MATERIAL + pt - PAWN] + EvalW[W_PSQT + 64 * (pt - PAWN) + sq];
+                s += c == WHITE ? v : -v;
+            }
+        }
+    return s;
+}
+#endif
+
 /* Inlined into each caller, so that eval_position's copy is compiled with
- * tr == NULL and has no trace code left. */
+ * tr == NULL and has no trace code left. The pawn hash serves only the plain
+ * evaluation (pawn_hash, with no trace and no table of terms). */
 static FORCE_INLINE int evaluate(const Position *pos, score_t *terms_w, score_t *terms_b,
-                                 EvalTrace *tr)
+                                 EvalTrace *tr, bool pawn_hash)
 {
     score_t tw[T_NB] = {0}, tb[T_NB] = {0};
+    score_t total = 0;
     EvalInfo ei;
-    init_info(pos, &ei);
     if (tr) {
+        init_info(pos, &ei);
         int cw[N_WEIGHTS] = {0}, cb[N_WEIGHTS] = {0};
         ei.passed = eval_pawns(pos, WHITE, tw, cw) | eval_pawns(pos, BLACK, tb, cb);
         eval_pieces(pos, WHITE, &ei, tw, cw);
@@ -327,13 +376,21 @@ static FORCE_INLINE int evaluate(const Position *pos, score_t *terms_w, score_t 
         tr->side = pos->side;
         tr->dead = pos_is_dead(pos);
     } else {
-        ei.passed = eval_pawns(pos, WHITE, tw, NULL) | eval_pawns(pos, BLACK, tb, NULL);
+#ifdef EVAL_MATERIAL_PST_ONLY
+        (void)pawn_hash, (void)ei;
+        total = material_pst(pos);
+#else
+        init_info(pos, &ei);
+        if (pawn_hash)
+            ei.passed = probe_pawns(pos, &total);
+        else
+            ei.passed = eval_pawns(pos, WHITE, tw, NULL) | eval_pawns(pos, BLACK, tb, NULL);
         eval_pieces(pos, WHITE, &ei, tw, NULL);
         eval_pieces(pos, BLACK, &ei, tb, NULL);
         eval_attacks(pos, WHITE, &ei, tw, NULL);
         eval_attacks(pos, BLACK, &ei, tb, NULL);
+#endif
     }
-    score_t total = 0;
     for (int i = 0; i < T_NB; i++)
         total += tw[i] - tb[i];
     if (terms_w)
@@ -347,11 +404,16 @@ static FORCE_INLINE int evaluate(const Position *pos, score_t *terms_w, score_t 
                   mg_value(EvalW[W_TEMPO]));
 }
 
-int eval_position(const Position *pos) { return evaluate(pos, NULL, NULL, NULL); }
+int eval_position(const Position *pos) { return evaluate(pos, NULL, NULL, NULL, true); }
+
+int eval_position_no_pawn_hash(const Position *pos)
+{
+    return evaluate(pos, NULL, NULL, NULL, false);
+}
 
 int eval_position_traced(const Position *pos, EvalTrace *tr)
 {
-    return evaluate(pos, NULL, NULL, tr);
+    return evaluate(pos, NULL, NULL, tr, false);
 }
 
 int eval_from_trace(const EvalTrace *tr, const score_t w[N_WEIGHTS])
@@ -372,7 +434,7 @@ void eval_trace(const Position *pos, void (*print)(const char *line))
 {
     score_t tw[T_NB], tb[T_NB];
     char line[160];
-    int v = evaluate(pos, tw, tb, NULL);
+    int v = evaluate(pos, tw, tb, NULL, false);
     print("      Term      |    White    |    Black    |    Total");
     print("                |   MG    EG  |   MG    EG  |   MG    EG");
     print("----------------+-------------+-------------+------------");

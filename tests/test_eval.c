@@ -158,9 +158,14 @@ static void check_trace(Position *pos, TraceStats *st)
     EvalTrace tr, mtr;
     char fen[128], mir[160], err[200];
     int v = eval_position(pos);
+    pos_get_fen(pos, fen, sizeof fen);
+    /* The pawn hash changes nothing, whether the entry was just written or
+     * found (the second call always finds it). */
+    cr_assert_eq(eval_position_no_pawn_hash(pos), v, "%s: %d without the pawn hash, %d with it",
+                 fen, eval_position_no_pawn_hash(pos), v);
+    cr_assert_eq(eval_position(pos), v, "%s: %d then %d", fen, v, eval_position(pos));
     memset(&tr, 0x5a, sizeof tr); /* every field must be written */
     int vt = eval_position_traced(pos, &tr);
-    pos_get_fen(pos, fen, sizeof fen);
     cr_assert_eq(vt, v, "%s: traced eval %d, eval %d", fen, vt, v);
     cr_assert_eq(eval_from_trace(&tr, EvalW), v, "%s: eval_from_trace %d, eval %d", fen,
                  eval_from_trace(&tr, EvalW), v);
