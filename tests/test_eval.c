@@ -1,7 +1,8 @@
 /* Evaluation: colour symmetry on every position of the perft suites and of
  * random games from them, dead positions scored 0, an eval that stays
  * inside the score range, and the tuner's trace: the evaluation rebuilt from
- * the trace's coefficients and the weight table equals eval_position. */
+ * the trace's coefficients and the weight table equals eval_position, and
+ * eval_position with the pawn hash equals it without. */
 #include <criterion/criterion.h>
 #include <ctype.h>
 #include <stdio.h>

@@ -1,7 +1,8 @@
 /* The tuner (rokade-tune, eval/tune.c; ROKADE_TUNE names the binary, default
  * ./rokade-tune): a few epochs on tests/data/tune_sample.bin lower the loss and
  * write a weight file that compiles, has every weight once and keeps the
- * frozen ones; no epochs writes the weights unchanged; bad input exits 2. */
+ * frozen ones; no epochs writes the weights unchanged; --list names every
+ * weight and --freeze takes groups; bad input exits 2. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -241,4 +242,56 @@ Test(tune, bad_input_exits_with_status_2)
     expect_error("", "no data file");
     expect_error("--freeze nosuchweight x", "nosuchweight");
     expect_error("--lambda 1.5 x", "--lambda");
+}
+
+/* --list names every weight once, the new groups included, and marks the
+ * entries no position uses as frozen; --freeze takes group names. */
+Test(tune, list_names_every_weight_and_groups_freeze)
+{
+    static char out[1 << 17];
+    cr_assert_eq(run_tuner("--list", out, sizeof out), 0);
+    int lines = 0;
+    for (const char *s = out; (s = strchr(s, '\n')); s++)
+        lines++;
+    cr_assert_eq(lines, N_WEIGHTS, "%d lines from --list", lines);
+    static const char *const Names[] = {
+        " psqt.knight.e4 ", " psqt.king.h8 ", " mob.knight.8 ", " mob.queen.27 ",
+        " backward ", " supported.rank7 ", " phalanx.rank2 ", " passed_blocked.rank7 ",
+        " passed_free.rank7 ", " threat_by_pawn.queen ", " threat_by_minor.rook ",
+        " threat_by_rook ", " hanging ", " outpost_knight ", " outpost_bishop ",
+        " rook_seventh ", " king_zone_att.queen ", " safe_check.knight ", " king_zone_weak ",
+        " storm.4 ", " space ", " tempo "};
+    for (size_t i = 0; i < sizeof Names / sizeof *Names; i++)
+        cr_assert(strstr(out, Names[i]), "no '%s' in --list", Names[i]);
+    static const char *const Fixed[] = {"psqt.pawn.a1 ", "psqt.pawn.h8 ", "supported.rank2 ",
+                                        "psqt.pawn.a2 ", "supported.rank3 "};
+    for (size_t i = 0; i < sizeof Fixed / sizeof *Fixed; i++) {
+        char line[128];
+        const char *s = strstr(out, Fixed[i]);
+        cr_assert(s, "no '%s' in --list", Fixed[i]);
+        snprintf(line, sizeof line, "%.*s", (int)strcspn(s, "\n"), s);
+        bool frozen = strstr(line, "frozen-mg frozen-eg") != NULL;
+        cr_assert_eq(frozen, i < 3, "%s", line);
+    }
+
+    /* Frozen groups stay as they were; the other weights move. */
+    char args[512], path[128];
+    snprintf(path, sizeof path, "%s/groups.c", Dir);
+    snprintf(args, sizeof args, "--epochs 4 --threads 1 --freeze psqt,mob.rook --out '%s' %s",
+             path, Sample);
+    cr_assert_eq(run_tuner(args, out, sizeof out), 0, "tuner failed:\n%s", out);
+    WeightFile w, orig;
+    parse_weights(path, &w);
+    parse_weights("eval/weights.c", &orig);
+    cr_assert_eq(w.count, N_WEIGHTS);
+    int moved = 0;
+    for (int i = 0; i < w.count; i++) {
+        int j = find(&orig, w.index[i]);
+        bool same = w.mg[i] == orig.mg[j] && w.eg[i] == orig.eg[j];
+        if (!strncmp(w.index[i], "W_PSQT ", 7) || !strncmp(w.index[i], "W_MOB_ROOK ", 11))
+            cr_assert(same, "[%s] moved while frozen", w.index[i]);
+        else
+            moved += !same;
+    }
+    cr_assert_gt(moved, 40, "only %d weights moved", moved);
 }
