@@ -398,7 +398,7 @@ static void *worker_main(void *arg)
 {
     Run *r = arg;
     Search *s = search_create(DATAGEN_TT_MB);
-    Game *g = malloc(sizeof *g);
+    Game *g = calloc(1, sizeof *g); /* pos_set_startpos keeps g->pos.chess960: false */
     if (!s || !g)
         fail(r, "out of memory for a worker");
     while (s && g) {
