@@ -1,8 +1,9 @@
 /* Hand-crafted evaluation: material, piece-square tables, mobility, pawn
- * structure, passed pawns, bishop pair, rooks on open files and the 7th,
- * outposts, threats, king shelter, storm and attacks, space, tapered by game phase and scaled for drawish endings. Every
- * weight is an entry of EvalW (weights.h); the trace (trace.h) records each
- * weight's coefficient for the tuner. */
+ * structure (with a per-thread pawn hash), passed pawns, bishop pair, rooks
+ * on open files and the 7th, outposts, threats, king shelter, storm and
+ * attacks, space, tapered by game phase and scaled for drawish endings.
+ * Every weight is an entry of EvalW (weights.h); the trace (trace.h) records
+ * each weight's coefficient for the tuner. */
 #include "eval.h"
 
 #include <stdio.h>
