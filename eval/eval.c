@@ -235,6 +235,14 @@ static FORCE_INLINE void eval_attacks(const Position *pos, int us, const EvalInf
     bitboard_t shelter = pawn_forward(us, ei->zone[us]);
     shelter |= pawn_forward(us, shelter);
     term(&t[T_KING], coef, W_SHELTER, popcount(shelter & our_pawns));
+    /* Shelter by file: the nearest own pawn in front of our king on each file. */
+    const int okf = file_of(our_king), okr = relative_rank(us, our_king);
+    const bitboard_t in_front = fill_forward(us, pawn_forward(us, rank_bb(rank_of(our_king))));
+    for (int f = okf > 0 ? okf - 1 : 0; f <= (okf < 7 ? okf + 1 : 7); f++) {
+        bitboard_t p = our_pawns & file_bb(f) & in_front;
+        int d = p ? relative_rank(us, us == WHITE ? lsb(p) : msb(p)) - okr : 7;
+        term(&t[T_KING], coef, W_SHELTER_FILE + (f == okf ? 7 : 0) + d - 1, 1);
+    }
 
     /* Space: safe central squares on our side, doubly behind our pawns. */
     const bitboard_t centre = (file_bb(2) | file_bb(3) | file_bb(4) | file_bb(5))

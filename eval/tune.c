@@ -24,6 +24,9 @@ enum { EXIT_BAD = 2, MAX_THREADS = 256 };
 static const char *const PieceNames[] = {"pawn", "knight", "bishop", "rook", "queen", "king"};
 static const char *const RankNames[] = {"rank2", "rank3", "rank4", "rank5", "rank6", "rank7"};
 static const char *const StormNames[] = {"1", "2", "3", "4"};
+static const char *const ShelterNames[] = {"side.1", "side.2", "side.3", "side.4", "side.5",
+                                           "side.6", "side.none", "king.1", "king.2", "king.3",
+                                           "king.4", "king.5", "king.6", "king.none"};
 
 /* How the entries of a group are named: by sub[k], by a piece type and a
  * square (the piece-square tables: "psqt.knight.e4", [W_PSQT + 64 * 1 + SQ_E4]),
@@ -69,6 +72,7 @@ static const struct {
     {"safe_check", "W_SAFE_CHECK", W_SAFE_CHECK, 4, SUB_NAMES, PieceNames + 1},
     {"king_zone_weak", "W_KING_ZONE_WEAK", W_KING_ZONE_WEAK, 1, SUB_NONE, NULL},
     {"storm", "W_STORM", W_STORM, 4, SUB_NAMES, StormNames},
+    {"shelter_file", "W_SHELTER_FILE", W_SHELTER_FILE, 14, SUB_NAMES, ShelterNames},
     {"space", "W_SPACE", W_SPACE, 1, SUB_NONE, NULL},
     {"tempo", "W_TEMPO", W_TEMPO, 1, SUB_NONE, NULL},
 };

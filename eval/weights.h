@@ -68,9 +68,13 @@ enum {
     /* Own pawns on the enemy king's file and its neighbours, d = 1..4 ranks in
      * front of it: + d - 1. */
     W_STORM,
+    /* Per file of the own king and its neighbours: the nearest own pawn in
+     * front of the king d = 1..6 ranks ahead (+ d - 1) or none (+ 6), + 7 on
+     * the king's own file. */
+    W_SHELTER_FILE = W_STORM + 4,
     /* Safe central squares (files c-f, relative ranks 2-4; those behind own
      * pawns count twice) times own pieces (not pawns or king) / 4. */
-    W_SPACE = W_STORM + 4,
+    W_SPACE = W_SHELTER_FILE + 14,
     /* For the side to move, added after the taper; only the mg half is used. */
     W_TEMPO,
     N_WEIGHTS
