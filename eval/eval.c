@@ -225,12 +225,11 @@ static FORCE_INLINE void eval_attacks(const Position *pos, int us, const EvalInf
                           & (~ei->att[them][0] | ei->att[them][KING] | ei->att[them][QUEEN]);
     term(&t[T_KING], coef, W_KING_ZONE_WEAK, popcount(weak & ei->zone[them]));
     const int kf = file_of(their_king), kr = relative_rank(us, their_king);
-    bitboard_t storm = our_pawns & (file_bb(kf) | (kf > 0 ? file_bb(kf - 1) : 0)
-                                    | (kf < 7 ? file_bb(kf + 1) : 0));
-    while (storm) {
-        int d = kr - relative_rank(us, pop_lsb(&storm));
-        if (d >= 1 && d <= 4)
-            term(&t[T_KING], coef, W_STORM + d - 1, 1);
+    const bitboard_t storm = our_pawns & (file_bb(kf) | (kf > 0 ? file_bb(kf - 1) : 0)
+                                          | (kf < 7 ? file_bb(kf + 1) : 0));
+    for (int d = 1; d <= 4 && d <= kr; d++) {
+        int r = us == WHITE ? kr - d : 7 - (kr - d);
+        term(&t[T_KING], coef, W_STORM + d - 1, popcount(storm & rank_bb(r)));
     }
     bitboard_t shelter = pawn_forward(us, ei->zone[us]);
     shelter |= pawn_forward(us, shelter);
