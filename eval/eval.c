@@ -321,6 +321,8 @@ typedef struct {
 } PawnEntry;
 
 enum { PAWN_HASH_SIZE = 1 << 13 };
+
+#ifndef EVAL_MATERIAL_PST_ONLY
 static _Thread_local PawnEntry PawnHash[PAWN_HASH_SIZE];
 
 static FORCE_INLINE bitboard_t probe_pawns(const Position *pos, score_t *score)
@@ -339,8 +341,8 @@ static FORCE_INLINE bitboard_t probe_pawns(const Position *pos, score_t *score)
     return e->passed;
 }
 
-#ifdef EVAL_MATERIAL_PST_ONLY
-/* A comparison build (make EXTRA=-DEVAL_MATERIAL_PST_ONLY, eval/README.md):
+#else
+/* A comparison build (make CFLAGS=-DEVAL_MATERIAL_PST_ONLY, eval/README.md):
  * material and piece-square tables only, tapered and scaled as usual. */
 static FORCE_INLINE score_t material_pst(const Position *pos)
 {
