@@ -339,9 +339,10 @@ const char *search(Engine *e, const char *go, int timeout_ms, int *mark)
 /* ------------------------------------------------------------------------ */
 /* Looking at the answers                                                   */
 
-bool field(const char *line, const char *key, char *out, size_t n)
+/* Just past the first space-separated token of line equal to tok, or NULL. */
+static const char *after_token(const char *line, const char *tok)
 {
-    size_t kl = strlen(key);
+    size_t kl = strlen(tok);
     const char *p = line;
     while (*p) {
         while (*p == ' ')
@@ -349,18 +350,25 @@ bool field(const char *line, const char *key, char *out, size_t n)
         const char *s = p;
         while (*p && *p != ' ')
             p++;
-        if ((size_t)(p - s) == kl && !memcmp(s, key, kl)) {
-            while (*p == ' ')
-                p++;
-            size_t len = strcspn(p, " ");
-            if (len >= n)
-                len = n - 1;
-            memcpy(out, p, len);
-            out[len] = '\0';
-            return len > 0;
-        }
+        if ((size_t)(p - s) == kl && !memcmp(s, tok, kl))
+            return p;
     }
-    return false;
+    return NULL;
+}
+
+bool field(const char *line, const char *key, char *out, size_t n)
+{
+    const char *p = after_token(line, key);
+    if (!p)
+        return false;
+    while (*p == ' ')
+        p++;
+    size_t len = strcspn(p, " ");
+    if (len >= n)
+        len = n - 1;
+    memcpy(out, p, len);
+    out[len] = '\0';
+    return len > 0;
 }
 
 long long field_num(const char *line, const char *key, long long dflt)
@@ -372,21 +380,7 @@ long long field_num(const char *line, const char *key, long long dflt)
     return *end ? dflt : v;
 }
 
-static bool has_token(const char *line, const char *tok)
-{
-    size_t kl = strlen(tok);
-    const char *p = line;
-    while (*p) {
-        while (*p == ' ')
-            p++;
-        const char *s = p;
-        while (*p && *p != ' ')
-            p++;
-        if ((size_t)(p - s) == kl && !memcmp(s, tok, kl))
-            return true;
-    }
-    return false;
-}
+static bool has_token(const char *line, const char *tok) { return after_token(line, tok) != NULL; }
 
 bool is_pv_info(const char *l)
 {
