@@ -292,6 +292,9 @@ static FORCE_INLINE int scale_factor(const Position *pos, int strong)
             diff += PieceValue[pt] * (popcount(pos_pieces(pos, strong, pt)) - popcount(pos_pieces(pos, weak, pt)));
         if (diff < 400)
             return 16;
+        /* Two knights cannot force mate. */
+        if (strong_np == pos_pieces(pos, strong, KNIGHT) && popcount(strong_np) <= 2)
+            return 8;
     }
     bitboard_t bishops = pos->by_type[BISHOP];
     if (popcount(pos_pieces(pos, WHITE, BISHOP)) == 1 && popcount(pos_pieces(pos, BLACK, BISHOP)) == 1
@@ -299,6 +302,49 @@ static FORCE_INLINE int scale_factor(const Position *pos, int strong)
         && popcount(bishops & DARK_SQUARES_BB) == 1)
         return 24;
     return 64;
+}
+
+/* Won endings against a lone king: K+Q, K+R, K+B+N or the bishop pair, with
+ * or without more. The value is a known win plus the strong side's material,
+ * growing as the lone king nears the edge (with B+N alone, a corner of the
+ * bishop's colour, where the mate is) and the strong king nears it, so the
+ * search walks to the mate. White's view; 0 when no such ending is on the
+ * board. */
+enum { KNOWN_WIN = 10000 };
+
+static int lone_king(const Position *pos)
+{
+    for (int strong = WHITE; strong <= BLACK; strong++) {
+        const int weak = !strong;
+        if (pos->by_color[weak] != pos_pieces(pos, weak, KING))
+            continue;
+        bitboard_t bishops = pos_pieces(pos, strong, BISHOP);
+        bool heavy = pos_pieces(pos, strong, ROOK) | pos_pieces(pos, strong, QUEEN);
+        bool bn = bishops && pos_pieces(pos, strong, KNIGHT);
+        bool pair = (bishops & DARK_SQUARES_BB) && (bishops & ~DARK_SQUARES_BB);
+        if (!heavy && !bn && !pair)
+            return 0;
+        int v = KNOWN_WIN;
+        for (int pt = PAWN; pt <= QUEEN; pt++)
+            v += PieceValue[pt] * popcount(pos_pieces(pos, strong, pt));
+        bitboard_t pawns = pos_pieces(pos, strong, PAWN);
+        while (pawns)
+            v += 10 * relative_rank(strong, pop_lsb(&pawns));
+        const int wk = pos_king_sq(pos, weak), sk = pos_king_sq(pos, strong);
+        const int edge = abs(2 * file_of(wk) - 7) + abs(2 * rank_of(wk) - 7); /* 2..14 */
+        v += 10 * (7 - distance(wk, sk));
+        if (heavy || pair) {
+            v += 20 * edge;
+        } else {
+            /* a1 and h8 are dark squares, a8 and h1 light. */
+            bool dark = bishops & DARK_SQUARES_BB;
+            int c1 = dark ? SQ_A1 : SQ_A8, c2 = dark ? SQ_H8 : SQ_H1;
+            int d1 = distance(wk, c1), d2 = distance(wk, c2);
+            v += 10 * edge + 40 * (7 - (d1 < d2 ? d1 : d2));
+        }
+        return strong == WHITE ? v : -v;
+    }
+    return 0;
 }
 
 /* The tapered, scaled score from White's view, then the side to move's view
@@ -385,6 +431,9 @@ static FORCE_INLINE int evaluate(const Position *pos, score_t *terms_w, score_t 
         tr->scale[BLACK] = scale_factor(pos, BLACK);
         tr->side = pos->side;
         tr->dead = pos_is_dead(pos);
+        tr->fixed = tr->dead ? 0 : lone_king(pos);
+        if (tr->fixed && pos->side == BLACK)
+            tr->fixed = -tr->fixed;
     } else {
 #ifdef EVAL_MATERIAL_PST_ONLY
         (void)pawn_hash, (void)ei;
@@ -408,6 +457,9 @@ static FORCE_INLINE int evaluate(const Position *pos, score_t *terms_w, score_t 
             terms_w[i] = tw[i], terms_b[i] = tb[i];
     if (pos_is_dead(pos))
         return 0;
+    const int lk = lone_king(pos);
+    if (lk)
+        return pos->side == WHITE ? lk : -lk;
     int mg = mg_value(total), eg = eg_value(total);
     int strong = eg > 0 ? WHITE : BLACK;
     return finish(mg, eg, game_phase(pos), scale_factor(pos, strong), pos->side,
@@ -430,6 +482,8 @@ int eval_from_trace(const EvalTrace *tr, const score_t w[N_WEIGHTS])
 {
     if (tr->dead)
         return 0;
+    if (tr->fixed)
+        return tr->fixed;
     int mg = 0, eg = 0;
     for (int i = 0; i < N_WEIGHTS; i++)
         if (i != W_TEMPO) {
@@ -457,6 +511,10 @@ void eval_trace(const Position *pos, void (*print)(const char *line))
     }
     snprintf(line, sizeof line, "Phase: %d/24 (24 = middlegame)", game_phase(pos));
     print(line);
+    if (pos_is_dead(pos))
+        print("Dead position: no sequence of legal moves can mate (5.2.2), scored 0");
+    else if (lone_king(pos))
+        print("Won ending against a lone king: known win + material + mating pattern");
     snprintf(line, sizeof line, "Evaluation: %d cp (side to move, tempo %d included)", v,
              mg_value(EvalW[W_TEMPO]));
     print(line);

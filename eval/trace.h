@@ -16,6 +16,8 @@ typedef struct {
     int scale[COLOR_NB];  /* eg scale out of 64 when that colour is the stronger (eg > 0 White) */
     int side;             /* side to move */
     bool dead;            /* a dead position: the evaluation is 0 */
+    int fixed;            /* not 0: the evaluation, whatever the weights (a lone
+                           * king against mating material, side to move's view) */
 } EvalTrace;
 
 /* eval_position, filling *tr. */

@@ -343,7 +343,7 @@ static void *load_worker(void *arg)
             job->bad = r;
             break;
         }
-        if (tr.dead) { /* scored 0 whatever the weights: nothing to learn */
+        if (tr.dead || tr.fixed) { /* scored without the weights: nothing to learn */
             job->dead++;
             continue;
         }
@@ -645,7 +645,8 @@ int main(int argc, char **argv)
     size_t dead = 0;
     for (int i = first; i < argc; i++)
         load_file(argv[i], &d, &dead);
-    printf("positions %zu (%zu dead positions skipped), %.1f coefficients each, threads %d\n",
+    printf("positions %zu (%zu dead or won-ending positions skipped), %.1f coefficients each, "
+           "threads %d\n",
            d.npos, dead, d.npos ? (double)d.ncoef / (double)d.npos : 0.0, Opt.threads);
     if (!d.npos)
         fail("no position to tune on");

@@ -114,6 +114,36 @@ Test(eval, dead_positions_score_zero)
                      eval_fen(Dead[i], false));
 }
 
+Test(eval, lone_king_endings_lead_to_the_mate)
+{
+    /* K+B+N v K with a dark-squared bishop (c1): the mate is in a1 or h8. The
+     * lone king in the right corner scores more than in the wrong one or in
+     * the centre, and every position scores as its colour-flipped mirror. */
+    const char *right = "8/8/8/8/8/4K3/8/k1B1N3 w - - 0 1";
+    const char *wrong = "k7/8/8/8/8/4K3/8/2B1N3 w - - 0 1";
+    const char *centre = "8/8/8/3k4/8/4K3/8/2B1N3 w - - 0 1";
+    int r = eval_fen(right, false), w = eval_fen(wrong, false), c = eval_fen(centre, false);
+    cr_expect(r > w && r > c && w > 5000 && c > 5000, "KBNK: right corner %d, wrong %d, centre %d", r, w, c);
+    /* A lone king on the edge scores more for the side with the rook, and near
+     * the attacking king more than far from it. */
+    int edge = eval_fen("4k3/8/4K3/8/8/8/8/R7 w - - 0 1", false);
+    int mid = eval_fen("8/8/8/4k3/8/4K3/8/R7 w - - 0 1", false);
+    int far = eval_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", false);
+    cr_expect(edge > mid && edge > far, "KRK: edge %d, centre %d, kings apart %d", edge, mid, far);
+    const char *const Fens[] = {right, wrong, centre, "4k3/8/4K3/8/8/8/8/R7 b - - 0 1",
+                                "8/8/2k5/8/8/8/8/2BBK3 w - - 0 1", "8/3k4/8/8/8/8/3QP3/4K3 b - - 0 1"};
+    for (size_t i = 0; i < sizeof Fens / sizeof *Fens; i++) {
+        char mir[128];
+        mirror_fen(Fens[i], mir, sizeof mir);
+        cr_expect_eq(eval_fen(Fens[i], false), eval_fen(mir, false), "%s and %s", Fens[i], mir);
+    }
+    /* The side to move's view: Black to move against the rook scores negative. */
+    cr_expect(eval_fen("4k3/8/4K3/8/8/8/8/R7 b - - 0 1", false) < -5000);
+    /* Two knights cannot force mate: nearly a draw, not a known win. */
+    int nn = eval_fen("8/8/3k4/8/8/8/8/1NN1K3 w - - 0 1", false);
+    cr_expect(nn >= 0 && nn < 200, "KNNK scores %d", nn);
+}
+
 Test(eval, material_points_the_right_way)
 {
     /* A queen up is clearly better for the side that has it, from both sides. */
@@ -128,6 +158,8 @@ static int rebuild(const EvalTrace *tr)
 {
     if (tr->dead)
         return 0;
+    if (tr->fixed)
+        return tr->fixed;
     long mg = 0, eg = 0;
     for (int i = 0; i < N_WEIGHTS; i++) {
         if (i == W_TEMPO)

