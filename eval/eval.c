@@ -94,6 +94,13 @@ static FORCE_INLINE bitboard_t eval_pawns(const Position *pos, int us, score_t *
         if (!(span & their_pawns) && !(front & our_pawns)) {
             term(&t[T_PASSED], coef, W_PASSED + r - 1, 1);
             passed |= sq_bb(sq);
+        } else if (!(front & (our_pawns | their_pawns))) {
+            /* A candidate: the enemy pawns that guard its path (sentries) can
+             * be met by as many own pawns beside or behind it. */
+            int sentries = popcount(adj & ahead & ~rank_bb(rank_of(sq)) & their_pawns);
+            int helpers = popcount(adj & ~(ahead & ~rank_bb(rank_of(sq))) & our_pawns);
+            if (helpers >= sentries)
+                term(&t[T_PASSED], coef, W_CANDIDATE + r - 1, 1);
         }
     }
     return passed;
@@ -511,12 +518,17 @@ void eval_trace(const Position *pos, void (*print)(const char *line))
     }
     snprintf(line, sizeof line, "Phase: %d/24 (24 = middlegame)", game_phase(pos));
     print(line);
-    if (pos_is_dead(pos))
+    if (pos_is_dead(pos)) {
         print("Dead position: no sequence of legal moves can mate (5.2.2), scored 0");
-    else if (lone_king(pos))
-        print("Won ending against a lone king: known win + material + mating pattern");
-    snprintf(line, sizeof line, "Evaluation: %d cp (side to move, tempo %d included)", v,
-             mg_value(EvalW[W_TEMPO]));
+        snprintf(line, sizeof line, "Evaluation: %d cp (side to move)", v);
+    } else if (lone_king(pos)) {
+        print("Won ending against a lone king: known win + material + mating pattern,");
+        print("the terms above are not used");
+        snprintf(line, sizeof line, "Evaluation: %d cp (side to move)", v);
+    } else {
+        snprintf(line, sizeof line, "Evaluation: %d cp (side to move, tempo %d included)", v,
+                 mg_value(EvalW[W_TEMPO]));
+    }
     print(line);
     snprintf(line, sizeof line, "Evaluation: %+.2f (white side)",
              (pos->side == WHITE ? v : -v) / 100.0);

@@ -74,6 +74,7 @@ static const struct {
     {"storm", "W_STORM", W_STORM, 4, SUB_NAMES, StormNames},
     {"shelter_file", "W_SHELTER_FILE", W_SHELTER_FILE, 14, SUB_NAMES, ShelterNames},
     {"space", "W_SPACE", W_SPACE, 1, SUB_NONE, NULL},
+    {"candidate", "W_CANDIDATE", W_CANDIDATE, 5, SUB_NAMES, RankNames},
     {"tempo", "W_TEMPO", W_TEMPO, 1, SUB_NONE, NULL},
 };
 

@@ -75,8 +75,13 @@ enum {
     /* Safe central squares (files c-f, relative ranks 2-4; those behind own
      * pawns count twice) times own pieces (not pawns or king) / 4. */
     W_SPACE = W_SHELTER_FILE + 14,
+    /* Candidate passers: pawns on a file with no pawn in front of them, not
+     * passed, with at least as many own pawns beside or behind them on the
+     * neighbour files as enemy pawns in front on those files; by relative
+     * rank - 1 (ranks 2..6). */
+    W_CANDIDATE,
     /* For the side to move, added after the taper; only the mg half is used. */
-    W_TEMPO,
+    W_TEMPO = W_CANDIDATE + 5,
     N_WEIGHTS
 };
 

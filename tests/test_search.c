@@ -9,6 +9,7 @@
 #include "../movegen/movegen.h"
 #include "../search/score.h"
 #include "../search/search.h"
+#include "../search/level.h"
 #include "../search/see.h"
 #include "../search/timeman.h"
 #include "../search/tt.h"
@@ -296,4 +297,49 @@ Test(search, instance_reports_terminal_positions)
     cr_expect_eq(r.score, mated_in(0));
     free(p);
     search_destroy(s);
+}
+
+Test(search, play_levels_grow_stronger_with_the_setting)
+{
+    /* UCI_Elo maps onto the strength scale without a step back, from the
+     * weakest setting to full strength; without UCI_LimitStrength the Skill
+     * Level is the strength (clamped to 0..20). */
+    double prev = -1;
+    for (int elo = LEVEL_ELO_MIN; elo <= LEVEL_ELO_MAX; elo += 10) {
+        double s = level_strength(LEVEL_FULL, true, elo);
+        cr_assert(s >= prev && s >= 0 && s <= LEVEL_FULL, "UCI_Elo %d -> %.2f after %.2f", elo,
+                  s, prev);
+        prev = s;
+    }
+    cr_expect_eq(level_strength(LEVEL_FULL, true, LEVEL_ELO_MAX), LEVEL_FULL);
+    cr_expect_lt(level_strength(LEVEL_FULL, true, LEVEL_ELO_MIN), 5.0);
+    cr_expect_eq(level_strength(7, false, 1000), 7.0);
+    cr_expect_eq(level_strength(-3, false, 1000), 0.0);
+    cr_expect_eq(level_strength(25, false, 1000), LEVEL_FULL);
+    /* Each step up searches at least as deep and as far, with less noise and
+     * a sharper move choice; 20 is the unlimited engine. */
+    Level a = level_make(0);
+    for (int i = 1; i < 4 * LEVEL_FULL; i++) {
+        Level b = level_make(i / 4.0);
+        cr_assert(b.active && b.depth_cap >= a.depth_cap && b.node_cap >= a.node_cap
+                      && b.noise <= a.noise && b.temperature <= a.temperature,
+                  "level %.2f is not above level %.2f", i / 4.0, (i - 1) / 4.0);
+        a = b;
+    }
+    cr_expect(!level_make(LEVEL_FULL).active);
+    /* The move choice: never away from a mate in hand, and a fixed seed gives a
+     * fixed choice. */
+    Level lv = level_make(5);
+    const int mate[] = {SCORE_MATE - 3, 200, 190};
+    for (uint64_t seed = 0; seed < 100; seed++)
+        cr_assert_eq(level_pick(&lv, mate, 3, seed), 0);
+    const int close[] = {30, 25, 20, 10};
+    int counts[4] = {0};
+    for (uint64_t seed = 0; seed < 1000; seed++) {
+        int k = level_pick(&lv, close, 4, seed);
+        cr_assert_eq(k, level_pick(&lv, close, 4, seed));
+        counts[k]++;
+    }
+    cr_expect(counts[0] > counts[3] && counts[3] > 0, "choices %d %d %d %d", counts[0],
+              counts[1], counts[2], counts[3]);
 }
