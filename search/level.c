@@ -5,18 +5,19 @@
 
 #include "score.h"
 
-/* UCI_Elo to strength, interpolated linearly between the points: the inverse
- * of Elo = 540 + 128 s - 2.6 s^2, a maximum-likelihood fit to 310 games of
- * levels 4..20 against Stockfish 15.1 with UCI_LimitStrength at 4+0.04
- * (README.md, "Play levels"). Below 1400 (Stockfish's lowest setting is
- * 1350) the points follow that fit's slope; from 2100 on Rokade plays at full
- * strength, which is about 2100 on this scale at 4+0.04. */
+/* UCI_Elo to strength, interpolated linearly between the points, fitted to
+ * games against Stockfish 15.1 with UCI_LimitStrength at the same UCI_Elo at
+ * 4+0.04 (README.md, "Play levels"): between the inverses of the
+ * maximum-likelihood fits Elo = 920 + 66 s and Elo = 540 + 144 s - 3.4 s^2
+ * to 460 games of levels 6..18. Below 1400 (Stockfish's lowest setting is
+ * 1350) the points follow the fits; from 2000 the strength rises to full
+ * strength at 2400, about where full strength stands on this scale. */
 static const struct {
     int elo;
     double strength;
 } EloTable[] = {
-    {1000, 3.9}, {1200, 5.85}, {1400, 8.0}, {1600, 10.5}, {1800, 13.6},
-    {1900, 15.5}, {2000, 18.0}, {2100, 20.0},
+    {1000, 3.0},  {1200, 4.7},  {1400, 7.2},  {1500, 8.6},  {1600, 9.9},
+    {1700, 10.6}, {1800, 11.6}, {1900, 13.3}, {2000, 16.6}, {2400, 20.0},
 };
 
 double level_strength(int skill_level, bool limit_strength, int elo)
