@@ -9,7 +9,8 @@
  * games against Stockfish 15.1 with UCI_LimitStrength at the same UCI_Elo at
  * 4+0.04 (README.md, "Play levels"): between the inverses of the
  * maximum-likelihood fits Elo = 920 + 66 s and Elo = 540 + 144 s - 3.4 s^2
- * to 460 games of levels 6..18. Below 1400 (Stockfish's lowest setting is
+ * to 460 games of levels 6..18, with 1700-1900 moved after their first
+ * 100-game runs (README.md). Below 1400 (Stockfish's lowest setting is
  * 1350) the points follow the fits; from 2000 the strength rises to full
  * strength at 2400, about where full strength stands on this scale. */
 static const struct {
