@@ -79,9 +79,10 @@ static FORCE_INLINE bitboard_t eval_pawns(const Position *pos, int us, score_t *
         bitboard_t adj = (f > 0 ? file_bb(f - 1) : 0) | (f < 7 ? file_bb(f + 1) : 0);
         bitboard_t ahead = us == WHITE ? ~((sq_bb(sq) << 1) - 1) : (sq_bb(sq) - 1);
         bitboard_t front = file_bb(f) & ahead;
+        bitboard_t beyond = ahead & ~rank_bb(rank_of(sq)); /* the ranks in front */
         if (!(adj & our_pawns))
             term(&t[T_PAWNS], coef, W_ISOLATED, 1);
-        else if (!(adj & ~(ahead & ~rank_bb(rank_of(sq))) & our_pawns)
+        else if (!(adj & ~beyond & our_pawns)
                  && (sq_bb(sq + pawn_push(us)) & their_pawn_att))
             term(&t[T_PAWNS], coef, W_BACKWARD, 1);
         if (front & our_pawns)
@@ -90,15 +91,15 @@ static FORCE_INLINE bitboard_t eval_pawns(const Position *pos, int us, score_t *
             term(&t[T_PAWNS], coef, W_SUPPORTED + r - 1, 1);
         if ((shift_east(sq_bb(sq)) | shift_west(sq_bb(sq))) & our_pawns)
             term(&t[T_PAWNS], coef, W_PHALANX + r - 1, 1);
-        bitboard_t span = front | (adj & ahead & ~rank_bb(rank_of(sq)));
+        bitboard_t span = front | (adj & beyond);
         if (!(span & their_pawns) && !(front & our_pawns)) {
             term(&t[T_PASSED], coef, W_PASSED + r - 1, 1);
             passed |= sq_bb(sq);
         } else if (!(front & (our_pawns | their_pawns))) {
             /* A candidate: the enemy pawns that guard its path (sentries) can
              * be met by as many own pawns beside or behind it. */
-            int sentries = popcount(adj & ahead & ~rank_bb(rank_of(sq)) & their_pawns);
-            int helpers = popcount(adj & ~(ahead & ~rank_bb(rank_of(sq))) & our_pawns);
+            int sentries = popcount(adj & beyond & their_pawns);
+            int helpers = popcount(adj & ~beyond & our_pawns);
             if (helpers >= sentries)
                 term(&t[T_PASSED], coef, W_CANDIDATE + r - 1, 1);
         }
