@@ -5,7 +5,7 @@
 # engine's side: accepting H1 means the technique does not lose strength).
 # Usage: sh bench/ablate.sh [-n NODES] [-g MAXGAMES] [-c CONCURRENCY] NAME...
 #   NAME: ASPIRATION RAZOR RFP NMP IIR LMP FUTILITY SEE_PRUNE SINGULAR
-#         CHECK_EXT LMR KILLERS QS_PRUNE
+#         CHECK_EXT LMR KILLERS QS_PRUNE HIST_PRUNE
 # Results go to build/ablate/NAME.{log,json}; a summary line per technique.
 nodes=20000 games=800 conc=2
 while getopts n:g:c: o; do

@@ -39,6 +39,7 @@ enum {
     OFF_LMR = 1 << 10,        /* late-move reductions */
     OFF_KILLERS = 1 << 11,    /* killers and counter-move */
     OFF_QS_PRUNE = 1 << 12,   /* delta and SEE pruning in quiescence */
+    OFF_HIST_PRUNE = 1 << 13, /* history pruning of quiet moves */
 };
 #ifndef SEARCH_OFF
 #define SEARCH_OFF 0
@@ -55,6 +56,7 @@ static const int NMP_MIN_DEPTH = 3, NMP_BASE_REDUCTION = 4;
 static const int FUTILITY_DEPTH = 8, FUTILITY_BASE = 90, FUTILITY_MARGIN = 90;
 static const int SEE_QUIET_MARGIN = -55, SEE_NOISY_MARGIN = -22;
 static const int SE_MIN_DEPTH = 7;
+static const int HIST_PRUNE_DEPTH = 4, HIST_PRUNE_MARGIN = 4000;
 static const int QS_DELTA = 200;
 
 /* ------------------------------------------------------------------------ */
@@ -508,6 +510,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         const int pc = pos->board[move_from(m)];
         int hist_score = quiet ? t->hist.butterfly[pos->side][butterfly_index(m)]
                                    + (cont[0] ? cont[0][0][pc][move_to(m)] : 0)
+                                   + (cont[1] ? cont[1][0][pc][move_to(m)] : 0)
                                : 0;
 
         /* 9. Pruning of late and losing moves, never of the last non-losing one. */
@@ -515,6 +518,10 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
             if (quiet && !pos_gives_check(pos, m)) {
                 int lmp = (3 + depth * depth) / (2 - improving);
                 if (USE(OFF_LMP) && move_count > lmp)
+                    continue;
+                /* History pruning: quiet moves that keep failing here. */
+                if (USE(OFF_HIST_PRUNE) && depth <= HIST_PRUNE_DEPTH
+                    && hist_score < -HIST_PRUNE_MARGIN * depth)
                     continue;
                 /* Not against a mate-level alpha: a quiet check may mate sooner. */
                 if (USE(OFF_FUTILITY) && !in_check && depth <= FUTILITY_DEPTH
