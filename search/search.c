@@ -66,6 +66,7 @@ typedef struct {
     ContHist *cont;      /* continuation-history slot of the move made at this ply */
     move_t move, excluded, killers[2];
     int static_eval;
+    int cutoffs; /* beta cutoffs of the nodes searched at this ply under the same grandparent */
     int ply;
     int pv_len;
     move_t pv[MAX_PLY + 1];
@@ -229,11 +230,22 @@ static RootMove *find_root_move(SearchThread *t, move_t m)
     return NULL;
 }
 
+/* A quiet move's history and continuation histories. */
+static void reward_quiet(SearchThread *t, Stack *ss, move_t m, int bonus)
+{
+    const Position *pos = &t->pos;
+    int pc = pos->board[move_from(m)], to = move_to(m);
+    history_update(&t->hist.butterfly[pos->side][butterfly_index(m)], bonus);
+    for (int k = 1; k <= 2; k++)
+        if ((ss - k)->cont)
+            history_update(&(*(ss - k)->cont)[pc][to], bonus);
+}
+
 static void update_quiet_stats(SearchThread *t, Stack *ss, move_t best, const move_t *quiets,
                                int nq, int depth)
 {
     const Position *pos = &t->pos;
-    int us = pos->side, bonus = history_bonus(depth);
+    int bonus = history_bonus(depth);
     if (ss->killers[0] != best) {
         ss->killers[1] = ss->killers[0];
         ss->killers[0] = best;
@@ -242,15 +254,8 @@ static void update_quiet_stats(SearchThread *t, Stack *ss, move_t best, const mo
         int pto = move_to((ss - 1)->move);
         t->hist.counter[pos->board[pto]][pto] = best;
     }
-    for (int i = 0; i < nq; i++) {
-        move_t m = quiets[i];
-        int b = m == best ? bonus : -bonus;
-        int pc = pos->board[move_from(m)], to = move_to(m);
-        history_update(&t->hist.butterfly[us][butterfly_index(m)], b);
-        for (int k = 1; k <= 2; k++)
-            if ((ss - k)->cont)
-                history_update(&(*(ss - k)->cont)[pc][to], b);
-    }
+    for (int i = 0; i < nq; i++)
+        reward_quiet(t, ss, quiets[i], quiets[i] == best ? bonus : -bonus);
 }
 
 static void update_capture_stats(SearchThread *t, move_t m, int bonus)
@@ -406,13 +411,19 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
 
     /* 2. Transposition table (not while a move is excluded). */
     const move_t excluded = ss->excluded;
-    TTData tte = {false, MOVE_NONE, SCORE_NONE, SCORE_NONE, -1, BOUND_NONE};
+    TTData tte = {false, MOVE_NONE, SCORE_NONE, SCORE_NONE, -1, BOUND_NONE, false};
     if (!excluded)
         tt_table_probe(s->tt, pos_key(pos), ss->ply, &tte);
     move_t tt_move = root ? t->root_moves[t->pv_idx].move : tte.move;
+    const bool tt_pv = pv_node || (tte.hit && tte.pv);
     if (!pv_node && !excluded && tte.depth >= depth && tt_cutoff(&tte, alpha, beta)
-        && pos_rule50(pos) < 90)
+        && pos_rule50(pos) < 90) {
+        /* A quiet TT move that still cuts off earns history, as a searched one would. */
+        if (tte.score >= beta && tte.move && pos_is_pseudo_legal(pos, tte.move)
+            && !pos_is_capture(pos, tte.move) && move_kind(tte.move) != MOVE_PROMOTION)
+            reward_quiet(t, ss, tte.move, history_bonus(depth));
         return tte.score;
+    }
 
     /* 3. Static evaluation and the improving flag. */
     int eval;
@@ -425,7 +436,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         ss->static_eval = eval = tte.hit && tte.eval != SCORE_NONE ? tte.eval : evaluate(s, pos);
         if (!tte.hit)
             tt_table_store(s->tt, pos_key(pos), ss->ply, MOVE_NONE, SCORE_NONE, eval, -1,
-                           BOUND_NONE, false);
+                           BOUND_NONE, tt_pv);
         if (tte.hit && tte.score != SCORE_NONE
             && (tte.bound & (tte.score > eval ? BOUND_LOWER : BOUND_UPPER)))
             eval = tte.score;
@@ -439,6 +450,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
             improving = true;
     }
     (ss + 1)->killers[0] = (ss + 1)->killers[1] = MOVE_NONE;
+    (ss + 2)->cutoffs = 0;
 
     if (!pv_node && !in_check && !excluded) {
         /* 4. Razoring: far below alpha, see whether captures can save it. */
@@ -581,6 +593,8 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
             r += !pv_node;
             r += cut_node;
             r -= improving;
+            r -= tt_pv && !pv_node;
+            r += (ss + 1)->cutoffs > 3;
             r -= gives_check;
             r -= m == ss->killers[0] || m == ss->killers[1] || m == counter;
             if (quiet)
@@ -626,6 +640,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
                     update_pv(ss, m);
                 if (score >= beta) {
                     /* 12. A cutoff: reward the move, punish those tried before. */
+                    ss->cutoffs += 1 + !tt_move;
                     if (quiet)
                         update_quiet_stats(t, ss, m, quiets, nq, depth);
                     else
@@ -648,7 +663,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
                        best >= beta                  ? BOUND_LOWER
                        : pv_node && best > old_alpha ? BOUND_EXACT
                                                      : BOUND_UPPER,
-                       pv_node);
+                       tt_pv);
     return best;
 }
 

@@ -85,7 +85,7 @@ void tt_table_free(TT *tt)
     tt->bucket_count = 0;
 }
 
-void tt_table_new_search(TT *tt) { tt->generation = (uint8_t)(tt->generation + 4); }
+void tt_table_new_search(TT *tt) { tt->generation = (uint8_t)(tt->generation + 8); }
 
 void tt_table_prefetch(const TT *tt, uint64_t key)
 {
@@ -123,8 +123,9 @@ bool tt_table_probe(TT *tt, uint64_t key, int ply, TTData *out)
             out->eval = LD(e->eval);
             out->depth = depth - 1;
             out->bound = gb & 3;
+            out->pv = gb & 4;
             /* Refresh the age so a hit entry is not the first to go. */
-            ST(e->gen_bound, (uint8_t)(tt->generation | (gb & 3)));
+            ST(e->gen_bound, (uint8_t)(tt->generation | (gb & 7)));
             return true;
         }
     }
@@ -133,6 +134,7 @@ bool tt_table_probe(TT *tt, uint64_t key, int ply, TTData *out)
     out->score = out->eval = SCORE_NONE;
     out->depth = -1;
     out->bound = BOUND_NONE;
+    out->pv = false;
     return false;
 }
 
@@ -152,7 +154,7 @@ void tt_table_store(TT *tt, uint64_t key, int ply, move_t move, int score, int e
             break;
         }
         /* Worth of an entry: its depth, less its age. */
-        int age = ((generation - LD(e->gen_bound)) & 0xFC) / 4;
+        int age = ((generation - LD(e->gen_bound)) & 0xF8) / 8;
         int worth = d - 8 * age;
         if (worth < worth_r) {
             replace = e;
@@ -164,13 +166,13 @@ void tt_table_store(TT *tt, uint64_t key, int ply, move_t move, int score, int e
     if (move || !same)
         ST(replace->move, move);
     if (bound == BOUND_EXACT || !same || depth + 4 + 2 * pv > LD(replace->depth) - 1
-        || (LD(replace->gen_bound) & 0xFC) != generation) {
+        || (LD(replace->gen_bound) & 0xF8) != generation) {
         ST(replace->key16, k16);
         ST(replace->score,
            (int16_t)(score == SCORE_NONE ? SCORE_NONE : score_to_tt(score, ply)));
         ST(replace->eval, (int16_t)eval);
         ST(replace->depth, (uint8_t)(depth + 1 < 1 ? 1 : depth + 1 > 255 ? 255 : depth + 1));
-        ST(replace->gen_bound, (uint8_t)(generation | bound));
+        ST(replace->gen_bound, (uint8_t)(generation | (pv ? 4 : 0) | bound));
     }
 }
 
@@ -185,7 +187,7 @@ int tt_table_hashfull(const TT *tt)
     for (size_t i = 0; i < n; i++)
         for (int j = 0; j < 3; j++)
             if (LD(tt->table[i].entries[j].depth)
-                && (LD(tt->table[i].entries[j].gen_bound) & 0xFC) == tt->generation)
+                && (LD(tt->table[i].entries[j].gen_bound) & 0xF8) == tt->generation)
                 used++;
     return n ? (int)(used * 1000 / (3 * (int)n)) : 0;
 }

@@ -16,7 +16,7 @@ typedef struct {
     int16_t score;
     int16_t eval;
     uint8_t depth;    /* depth + 1; 0 = empty */
-    uint8_t gen_bound; /* generation << 2 | bound */
+    uint8_t gen_bound; /* generation (high 5 bits) | pv << 2 | bound */
 } TTEntry;
 
 typedef struct {
@@ -34,6 +34,7 @@ typedef struct {
     int eval;
     int depth;
     int bound;
+    bool pv; /* the entry was stored by a PV node or one that had been */
 } TTData;
 
 /* A table. Each search instance points to one; the functions without a
@@ -42,7 +43,7 @@ typedef struct TT {
     TTBucket *table;
     size_t bucket_count;
     size_t size_mb;
-    uint8_t generation; /* stepped by 4 so the low two bits hold the bound */
+    uint8_t generation; /* stepped by 8 so the low three bits hold pv and bound */
 } TT;
 
 /* A zeroed TT has no memory yet. Resizes to `mb` megabytes; on failure keeps
