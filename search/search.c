@@ -58,6 +58,7 @@ static const int SEE_QUIET_MARGIN = -55, SEE_NOISY_MARGIN = -22;
 static const int SE_MIN_DEPTH = 7;
 static const int HIST_PRUNE_DEPTH = 4, HIST_PRUNE_MARGIN = 4000;
 static const int QS_DELTA = 200;
+static const int EVAL_DIFF_HIST = 10, EVAL_DIFF_HIST_MAX = 1600;
 
 /* ------------------------------------------------------------------------ */
 /* Per-thread data                                                          */
@@ -65,6 +66,7 @@ static const int QS_DELTA = 200;
 typedef struct {
     ContHist *cont;      /* continuation-history slot of the move made at this ply */
     move_t move, excluded, killers[2];
+    bool quiet;          /* the move made at this ply is neither a capture nor a promotion */
     int static_eval;
     int cutoffs; /* beta cutoffs of the nodes searched at this ply under the same grandparent */
     int ply;
@@ -352,6 +354,7 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta)
                 continue;
         }
         ss->move = m;
+        ss->quiet = false;
         ss->cont = &t->hist.continuation[pos->board[move_from(m)]][move_to(m)];
         tt_table_prefetch(s->tt, pos_key(pos));
         pos_make_move(pos, m);
@@ -440,6 +443,16 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         if (tte.hit && tte.score != SCORE_NONE
             && (tte.bound & (tte.score > eval ? BOUND_LOWER : BOUND_UPPER)))
             eval = tte.score;
+        /* The opponent's quiet move is judged by how the static evaluation
+         * changed across it (from its side's view: -(theirs + ours)). */
+        if (!root && (ss - 1)->quiet && (ss - 1)->static_eval != SCORE_NONE) {
+            int b = -EVAL_DIFF_HIST * ((ss - 1)->static_eval + ss->static_eval);
+            if (b > EVAL_DIFF_HIST_MAX)
+                b = EVAL_DIFF_HIST_MAX;
+            if (b < -EVAL_DIFF_HIST_MAX)
+                b = -EVAL_DIFF_HIST_MAX;
+            history_update(&t->hist.butterfly[!pos->side][butterfly_index((ss - 1)->move)], b);
+        }
     }
     if (!in_check) {
         if ((ss - 2)->static_eval != SCORE_NONE)
@@ -470,6 +483,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
             && beta > SCORE_MATED_IN_MAX) {
             int r = NMP_BASE_REDUCTION + depth / 4 + ((eval - beta) / 200 < 3 ? (eval - beta) / 200 : 3);
             ss->move = MOVE_NULL;
+            ss->quiet = false;
             ss->cont = NULL;
             pos_make_null(pos);
             int v = -search(t, ss + 1, -beta, -beta + 1, depth - r, !cut_node);
@@ -574,6 +588,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
             out_line(s, line);
         }
         ss->move = m;
+        ss->quiet = quiet;
         ss->cont = &t->hist.continuation[pc][move_to(m)];
         tt_table_prefetch(s->tt, pos_key(pos));
         pos_make_move(pos, m);
