@@ -260,12 +260,18 @@ static void update_quiet_stats(SearchThread *t, Stack *ss, move_t best, const mo
         reward_quiet(t, ss, quiets[i], quiets[i] == best ? bonus : -bonus);
 }
 
-static void update_capture_stats(SearchThread *t, move_t m, int bonus)
+/* The capture-history entry of a capture (or promotion, victim type 0 when none). */
+static int16_t *capture_entry(SearchThread *t, move_t m)
 {
     const Position *pos = &t->pos;
     int to = move_to(m);
     int victim = move_kind(m) == MOVE_EN_PASSANT ? PAWN : piece_type(pos->board[to]);
-    history_update(&t->hist.capture[pos->board[move_from(m)]][to][victim], bonus);
+    return &t->hist.capture[pos->board[move_from(m)]][to][victim];
+}
+
+static void update_capture_stats(SearchThread *t, move_t m, int bonus)
+{
+    history_update(capture_entry(t, m), bonus);
 }
 
 /* Bookkeeping at the entry of every node. */
@@ -534,6 +540,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         const bool capture = pos_is_capture(pos, m);
         const bool quiet = !capture && move_kind(m) != MOVE_PROMOTION;
         const int pc = pos->board[move_from(m)];
+        const int capture_hist = capture ? *capture_entry(t, m) : 0;
         int hist_score = quiet ? t->hist.butterfly[pos->side][butterfly_index(m)]
                                    + (cont[0] ? cont[0][0][pc][move_to(m)] : 0)
                                    + (cont[1] ? cont[1][0][pc][move_to(m)] : 0)
@@ -615,7 +622,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
             if (quiet)
                 r -= hist_score / 8192;
             else
-                r -= 1;
+                r -= 1 + capture_hist / 8192;
             int d = new_depth - (r > 0 ? r : 0);
             if (d < 1)
                 d = 1;
@@ -802,13 +809,16 @@ static void iterative_deepening(SearchThread *t)
             t->seldepth = 0;
             int prev = t->root_moves[t->pv_idx].prev_score;
             int delta = ASP_DELTA + abs(prev) / 64;
-            int alpha = -SCORE_INFINITE, beta = SCORE_INFINITE;
+            int alpha = -SCORE_INFINITE, beta = SCORE_INFINITE, failed_high = 0;
             if (USE(OFF_ASPIRATION) && depth >= 4 && prev != -SCORE_INFINITE) {
                 alpha = prev - delta > -SCORE_INFINITE ? prev - delta : -SCORE_INFINITE;
                 beta = prev + delta < SCORE_INFINITE ? prev + delta : SCORE_INFINITE;
             }
             for (;;) {
-                int score = search(t, ss, alpha, beta, depth, false);
+                /* After a fail high the re-search goes a little less deep:
+                 * the move is probably good, the depth is only to confirm it. */
+                int d = depth - failed_high > 1 ? depth - failed_high : 1;
+                int score = search(t, ss, alpha, beta, d, false);
                 sort_root_moves(t->root_moves, t->pv_idx, t->root_count);
                 if (stopped(s))
                     break;
@@ -817,8 +827,10 @@ static void iterative_deepening(SearchThread *t)
                 if (score <= alpha) {
                     beta = (alpha + beta) / 2;
                     alpha = score - delta > -SCORE_INFINITE ? score - delta : -SCORE_INFINITE;
+                    failed_high = 0;
                 } else if (score >= beta) {
                     beta = score + delta < SCORE_INFINITE ? score + delta : SCORE_INFINITE;
+                    failed_high += failed_high < 3;
                 } else
                     break;
                 delta += delta / 2;
