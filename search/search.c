@@ -584,6 +584,8 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
             else if (sbeta >= beta)
                 return sbeta;
             else if (tte.score >= beta)
+                ext = -2;
+            else if (cut_node)
                 ext = -1;
         }
 
