@@ -34,4 +34,11 @@ static inline int history_bonus(int depth)
 
 static inline int butterfly_index(move_t m) { return m & 0xFFF; }
 
+/* The piece type a capture takes (NO_PIECE_TYPE for a quiet promotion): the
+ * capture history's third index. */
+static inline int capture_victim(const Position *pos, move_t m)
+{
+    return move_kind(m) == MOVE_EN_PASSANT ? PAWN : piece_type(pos->board[move_to(m)]);
+}
+
 #endif

@@ -50,7 +50,7 @@ static void score_noisy(MovePicker *mp)
     for (int i = mp->cur; i < mp->end; i++) {
         move_t m = mp->moves[i];
         int from = move_from(m), to = move_to(m);
-        int victim = move_kind(m) == MOVE_EN_PASSANT ? PAWN : piece_type(pos->board[to]);
+        int victim = capture_victim(pos, m);
         int s = 16 * PieceValue[victim];
         if (move_kind(m) == MOVE_PROMOTION)
             s += move_promo(m) == QUEEN ? 16 * 900 : -30000;

@@ -260,13 +260,11 @@ static void update_quiet_stats(SearchThread *t, Stack *ss, move_t best, const mo
         reward_quiet(t, ss, quiets[i], quiets[i] == best ? bonus : -bonus);
 }
 
-/* The capture-history entry of a capture (or promotion, victim type 0 when none). */
+/* The capture-history entry of a capture or promotion. */
 static int16_t *capture_entry(SearchThread *t, move_t m)
 {
     const Position *pos = &t->pos;
-    int to = move_to(m);
-    int victim = move_kind(m) == MOVE_EN_PASSANT ? PAWN : piece_type(pos->board[to]);
-    return &t->hist.capture[pos->board[move_from(m)]][to][victim];
+    return &t->hist.capture[pos->board[move_from(m)]][move_to(m)][capture_victim(pos, m)];
 }
 
 static void update_capture_stats(SearchThread *t, move_t m, int bonus)
@@ -540,6 +538,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         const bool capture = pos_is_capture(pos, m);
         const bool quiet = !capture && move_kind(m) != MOVE_PROMOTION;
         const int pc = pos->board[move_from(m)];
+        /* Read before the move is made (for the LMR of captures). */
         const int capture_hist = capture ? *capture_entry(t, m) : 0;
         int hist_score = quiet ? t->hist.butterfly[pos->side][butterfly_index(m)]
                                    + (cont[0] ? cont[0][0][pc][move_to(m)] : 0)

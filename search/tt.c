@@ -11,6 +11,9 @@
 
 static TT Default;
 
+/* gen_bound: the generation in the high five bits, the PV flag, the bound. */
+enum { BOUND_MASK = 3, PV_BIT = 4, GEN_STEP = 8, GEN_MASK = 0xF8 };
+
 /* Entries are read and written by every search thread without a lock: each
  * field is accessed as a relaxed atomic (plain moves on x86), so concurrent
  * accesses are well defined. An entry may still mix fields of two writers;
@@ -85,7 +88,7 @@ void tt_table_free(TT *tt)
     tt->bucket_count = 0;
 }
 
-void tt_table_new_search(TT *tt) { tt->generation = (uint8_t)(tt->generation + 8); }
+void tt_table_new_search(TT *tt) { tt->generation = (uint8_t)(tt->generation + GEN_STEP); }
 
 void tt_table_prefetch(const TT *tt, uint64_t key)
 {
@@ -122,10 +125,10 @@ bool tt_table_probe(TT *tt, uint64_t key, int ply, TTData *out)
             out->score = score == SCORE_NONE ? SCORE_NONE : score_from_tt(score, ply);
             out->eval = LD(e->eval);
             out->depth = depth - 1;
-            out->bound = gb & 3;
-            out->pv = gb & 4;
+            out->bound = gb & BOUND_MASK;
+            out->pv = gb & PV_BIT;
             /* Refresh the age so a hit entry is not the first to go. */
-            ST(e->gen_bound, (uint8_t)(tt->generation | (gb & 7)));
+            ST(e->gen_bound, (uint8_t)(tt->generation | (gb & (PV_BIT | BOUND_MASK))));
             return true;
         }
     }
@@ -154,7 +157,7 @@ void tt_table_store(TT *tt, uint64_t key, int ply, move_t move, int score, int e
             break;
         }
         /* Worth of an entry: its depth, less its age. */
-        int age = ((generation - LD(e->gen_bound)) & 0xF8) / 8;
+        int age = ((generation - LD(e->gen_bound)) & GEN_MASK) / GEN_STEP;
         int worth = d - 8 * age;
         if (worth < worth_r) {
             replace = e;
@@ -166,13 +169,13 @@ void tt_table_store(TT *tt, uint64_t key, int ply, move_t move, int score, int e
     if (move || !same)
         ST(replace->move, move);
     if (bound == BOUND_EXACT || !same || depth + 4 + 2 * pv > LD(replace->depth) - 1
-        || (LD(replace->gen_bound) & 0xF8) != generation) {
+        || (LD(replace->gen_bound) & GEN_MASK) != generation) {
         ST(replace->key16, k16);
         ST(replace->score,
            (int16_t)(score == SCORE_NONE ? SCORE_NONE : score_to_tt(score, ply)));
         ST(replace->eval, (int16_t)eval);
         ST(replace->depth, (uint8_t)(depth + 1 < 1 ? 1 : depth + 1 > 255 ? 255 : depth + 1));
-        ST(replace->gen_bound, (uint8_t)(generation | (pv ? 4 : 0) | bound));
+        ST(replace->gen_bound, (uint8_t)(generation | (pv ? PV_BIT : 0) | bound));
     }
 }
 
@@ -187,7 +190,7 @@ int tt_table_hashfull(const TT *tt)
     for (size_t i = 0; i < n; i++)
         for (int j = 0; j < 3; j++)
             if (LD(tt->table[i].entries[j].depth)
-                && (LD(tt->table[i].entries[j].gen_bound) & 0xF8) == tt->generation)
+                && (LD(tt->table[i].entries[j].gen_bound) & GEN_MASK) == tt->generation)
                 used++;
     return n ? (int)(used * 1000 / (3 * (int)n)) : 0;
 }
