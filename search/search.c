@@ -77,6 +77,7 @@ typedef struct {
 typedef struct {
     move_t move;
     int score, prev_score, seldepth, pv_len;
+    uint64_t nodes; /* nodes spent under this move in the whole search (time management) */
     move_t pv[MAX_PLY + 1];
 } RootMove;
 
@@ -599,6 +600,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         ss->quiet = quiet;
         ss->cont = &t->hist.continuation[pc][move_to(m)];
         tt_table_prefetch(s->tt, pos_key(pos));
+        const uint64_t nodes_before = root ? atomic_load_explicit(&t->nodes, memory_order_relaxed) : 0;
         pos_make_move(pos, m);
         const bool gives_check = pos_in_check(pos);
         if (USE(OFF_CHECK_EXT) && !ext && gives_check && ss->ply < 2 * t->root_depth)
@@ -645,6 +647,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
 
         if (root) {
             RootMove *rm = find_root_move(t, m);
+            rm->nodes += atomic_load_explicit(&t->nodes, memory_order_relaxed) - nodes_before;
             if (move_count == 1 || score > alpha) {
                 rm->score = score;
                 rm->seldepth = t->seldepth;
@@ -862,6 +865,14 @@ static void iterative_deepening(SearchThread *t)
             double scale = 1.3 - 0.1 * stability;
             if (depth > 1 && best_score < prev_best_score - 20)
                 scale *= 1.4;
+            /* The share of the effort the best move took: a move that
+             * needed little of it was never seriously challenged. */
+            uint64_t all = atomic_load_explicit(&t->nodes, memory_order_relaxed);
+            if (depth >= 8 && all > 0) {
+                double frac = (double)t->root_moves[0].nodes / (double)all;
+                double effort = 0.5 + 2.0 * (1.0 - frac);
+                scale *= effort < 1.5 ? effort : 1.5;
+            }
             if (t->root_count == 1)
                 scale = 0.2;
             if ((double)elapsed(s) > (double)s->time.soft * scale)
