@@ -59,6 +59,7 @@ typedef struct {
     bitboard_t att2[COLOR_NB];               /* squares c attacks at least twice */
     bitboard_t zone[COLOR_NB];               /* c's king and its neighbour squares */
     bitboard_t passed;                       /* passed pawns of both colours */
+    int kd[COLOR_NB][KD_NB];                 /* king-danger features of c's attack */
 } EvalInfo;
 
 /* Pawn structure of one side: what depends on the pawns of both sides only
@@ -128,6 +129,7 @@ static FORCE_INLINE void eval_pieces(const Position *pos, int us, EvalInfo *ei, 
     const bitboard_t rank7 = us == WHITE ? RANK_7_BB : RANK_2_BB;
     const bitboard_t rank8 = us == WHITE ? RANK_8_BB : RANK_1_BB;
     const bool seventh = (their_pawns & rank7) || (pos_pieces(pos, them, KING) & rank8);
+    const int our_king = pos_king_sq(pos, us);
     int king_attackers = 0;
 
     for (int pt = KNIGHT; pt <= KING; pt++) {
@@ -144,17 +146,29 @@ static FORCE_INLINE void eval_pieces(const Position *pos, int us, EvalInfo *ei, 
             ei->att[us][pt] |= att;
             int mob = popcount(att & mob_area);
             if (att & their_zone) {
+                const int n = popcount(att & their_zone);
                 king_attackers += pt == QUEEN ? 4 : pt == ROOK ? 3 : 2;
-                term(&t[T_KING], coef, W_KING_ZONE_ATT + pt - KNIGHT, popcount(att & their_zone));
+                term(&t[T_KING], coef, W_KING_ZONE_ATT + pt - KNIGHT, n);
+                ei->kd[us][pt - KNIGHT + 1]++;
+                ei->kd[us][5] += n;
             }
             switch (pt) {
             case KNIGHT:
                 term(&t[T_MOBILITY], coef, W_MOB_KNIGHT + mob, 1);
+                if (pawn_forward(us, sq_bb(sq)) & pos->by_type[PAWN])
+                    term(&t[T_PIECES], coef, W_MINOR_BEHIND_PAWN, 1);
+                term(&t[T_PIECES], coef, W_KING_PROTECTOR, distance(sq, our_king));
                 if (sq_bb(sq) & outposts)
                     term(&t[T_PIECES], coef, W_OUTPOST_KNIGHT, 1);
                 break;
             case BISHOP:
                 term(&t[T_MOBILITY], coef, W_MOB_BISHOP + mob, 1);
+                if (pawn_forward(us, sq_bb(sq)) & pos->by_type[PAWN])
+                    term(&t[T_PIECES], coef, W_MINOR_BEHIND_PAWN, 1);
+                term(&t[T_PIECES], coef, W_KING_PROTECTOR + 1, distance(sq, our_king));
+                term(&t[T_PIECES], coef, W_BISHOP_PAWNS,
+                     popcount(our_pawns
+                              & (sq_bb(sq) & DARK_SQUARES_BB ? DARK_SQUARES_BB : ~DARK_SQUARES_BB)));
                 if (sq_bb(sq) & outposts)
                     term(&t[T_PIECES], coef, W_OUTPOST_BISHOP, 1);
                 break;
@@ -181,7 +195,7 @@ static FORCE_INLINE void eval_pieces(const Position *pos, int us, EvalInfo *ei, 
 
 /* What needs both sides' attack maps: passed pawns' paths and king
  * distances, threats, king safety, space. */
-static FORCE_INLINE void eval_attacks(const Position *pos, int us, const EvalInfo *ei,
+static FORCE_INLINE void eval_attacks(const Position *pos, int us, EvalInfo *ei,
                                       score_t *t, int *coef)
 {
     const int them = !us;
@@ -219,22 +233,50 @@ static FORCE_INLINE void eval_attacks(const Position *pos, int us, const EvalInf
     const bitboard_t their_pieces = theirs & ~pos->by_type[PAWN] & ~pos->by_type[KING];
     term(&t[T_THREATS], coef, W_HANGING,
          popcount(their_pieces & ei->att[us][0] & ~ei->att[them][0]));
+    /* Safe pawn pushes that would attack a piece. */
+    const bitboard_t third = us == WHITE ? RANK_3_BB : RANK_6_BB;
+    bitboard_t push = pawn_forward(us, our_pawns) & ~occ;
+    push |= pawn_forward(us, push & third) & ~occ;
+    push &= ~ei->att[them][PAWN] & (ei->att[us][0] | ~ei->att[them][0]);
+    term(&t[T_THREATS], coef, W_THREAT_PUSH,
+         popcount(pawn_attacks_bb(us, push) & their_pieces));
+    /* Weak enemies attacked by minors, rooks, the king. */
+    const bitboard_t strong = ei->att[them][PAWN] | (ei->att2[them] & ~ei->att2[us]);
+    const bitboard_t weak_enemies = theirs & ~pos->by_type[KING] & ei->att[us][0] & ~strong;
+    if (weak_enemies) {
+        for (int pt = PAWN; pt <= BISHOP; pt++) {
+            const bitboard_t v = weak_enemies & pos->by_type[pt];
+            term(&t[T_THREATS], coef, W_THREAT_MINOR_WEAK + pt - PAWN, popcount(v & minors));
+            term(&t[T_THREATS], coef, W_THREAT_ROOK_WEAK + pt - PAWN,
+                 popcount(v & ei->att[us][ROOK]));
+        }
+        term(&t[T_THREATS], coef, W_THREAT_BY_KING, popcount(weak_enemies & ei->att[us][KING]));
+    }
 
     /* King safety: safe checks, weak squares of the zone, pawn storm, and our own shelter. */
     const bitboard_t safe = ~ours & ~ei->att[them][0];
     const bitboard_t bchk = bishop_attacks(their_king, occ), rchk = rook_attacks(their_king, occ);
-    term(&t[T_KING], coef, W_SAFE_CHECK + 0,
-         popcount(knight_attacks(their_king) & ei->att[us][KNIGHT] & safe));
-    term(&t[T_KING], coef, W_SAFE_CHECK + 1, popcount(bchk & ei->att[us][BISHOP] & safe));
-    term(&t[T_KING], coef, W_SAFE_CHECK + 2, popcount(rchk & ei->att[us][ROOK] & safe));
-    term(&t[T_KING], coef, W_SAFE_CHECK + 3,
-         popcount((bchk | rchk) & ei->att[us][QUEEN] & safe));
+    int *const kd = ei->kd[us];
+    kd[6] = popcount(knight_attacks(their_king) & ei->att[us][KNIGHT] & safe);
+    kd[7] = popcount(bchk & ei->att[us][BISHOP] & safe);
+    kd[8] = popcount(rchk & ei->att[us][ROOK] & safe);
+    kd[9] = popcount((bchk | rchk) & ei->att[us][QUEEN] & safe);
+    for (int k = 0; k < 4; k++)
+        term(&t[T_KING], coef, W_SAFE_CHECK + k, kd[6 + k]);
     const bitboard_t weak = ei->att[us][0] & ~ei->att2[them]
                           & (~ei->att[them][0] | ei->att[them][KING] | ei->att[them][QUEEN]);
-    term(&t[T_KING], coef, W_KING_ZONE_WEAK, popcount(weak & ei->zone[them]));
+    kd[10] = popcount(weak & ei->zone[them]);
+    term(&t[T_KING], coef, W_KING_ZONE_WEAK, kd[10]);
     const int kf = file_of(their_king), kr = relative_rank(us, their_king);
-    const bitboard_t storm = our_pawns & (file_bb(kf) | (kf > 0 ? file_bb(kf - 1) : 0)
-                                          | (kf < 7 ? file_bb(kf + 1) : 0));
+    const bitboard_t king_files = file_bb(kf) | (kf > 0 ? file_bb(kf - 1) : 0)
+                                | (kf < 7 ? file_bb(kf + 1) : 0);
+    const bitboard_t storm = our_pawns & king_files;
+    kd[0] = 1;
+    kd[11] = !pos_pieces(pos, us, QUEEN);
+    kd[12] = 0;
+    for (int f = kf > 0 ? kf - 1 : 0; f <= (kf < 7 ? kf + 1 : 7); f++)
+        kd[12] += !(file_bb(f) & pos_pieces(pos, them, PAWN));
+    t[T_KING] += king_danger(kd, EvalW);
     for (int d = 1; d <= 4 && d <= kr; d++) {
         int r = us == WHITE ? kr - d : 7 - (kr - d);
         term(&t[T_KING], coef, W_STORM + d - 1, popcount(storm & rank_bb(r)));
@@ -274,7 +316,23 @@ static FORCE_INLINE void init_info(const Position *pos, EvalInfo *ei)
         ei->att2[c] = (pa & ka) | (pawn_east_captures(c, pawns) & pawn_west_captures(c, pawns));
         ei->att[c][KNIGHT] = ei->att[c][BISHOP] = ei->att[c][ROOK] = ei->att[c][QUEEN] = 0;
         ei->zone[c] = ka | sq_bb(ksq);
+        for (int k = 0; k < KD_NB; k++)
+            ei->kd[c][k] = 0;
     }
+}
+
+/* The endgame-complexity features (weights.h, W_COMPLEXITY). */
+static FORCE_INLINE void complexity_features(const Position *pos, bitboard_t passed, int *f)
+{
+    const bitboard_t pawns = pos->by_type[PAWN];
+    const bitboard_t queenside = file_bb(0) | file_bb(1) | file_bb(2) | file_bb(3);
+    const int wk = pos_king_sq(pos, WHITE), bk = pos_king_sq(pos, BLACK);
+    f[0] = 1;
+    f[1] = popcount(pawns);
+    f[2] = popcount(passed);
+    f[3] = (pawns & queenside) && (pawns & ~queenside);
+    f[4] = !(pos_occupied(pos) & ~pawns & ~pos->by_type[KING]);
+    f[5] = abs(file_of(wk) - file_of(bk)) - abs(rank_of(wk) - rank_of(bk));
 }
 
 static int game_phase(const Position *pos)
@@ -433,7 +491,11 @@ static FORCE_INLINE int evaluate(const Position *pos, score_t *terms_w, score_t 
         eval_attacks(pos, BLACK, &ei, tb, cb);
         for (int i = 0; i < N_WEIGHTS; i++)
             tr->coef[i] = cw[i] - cb[i];
+        for (int c = WHITE; c <= BLACK; c++)
+            for (int k = 0; k < KD_NB; k++)
+                tr->kd[c][k] = ei.kd[c][k];
         tr->coef[W_TEMPO] = pos->side == WHITE ? 1 : -1;
+        complexity_features(pos, ei.passed, tr->cx);
         tr->phase = game_phase(pos);
         tr->scale[WHITE] = scale_factor(pos, WHITE);
         tr->scale[BLACK] = scale_factor(pos, BLACK);
@@ -469,6 +531,11 @@ static FORCE_INLINE int evaluate(const Position *pos, score_t *terms_w, score_t 
     if (lk)
         return pos->side == WHITE ? lk : -lk;
     int mg = mg_value(total), eg = eg_value(total);
+#ifndef EVAL_MATERIAL_PST_ONLY
+    int cx[CX_NB];
+    complexity_features(pos, ei.passed, cx);
+    eg = complexity(eg, cx, EvalW);
+#endif
     int strong = eg > 0 ? WHITE : BLACK;
     return finish(mg, eg, game_phase(pos), scale_factor(pos, strong), pos->side,
                   mg_value(EvalW[W_TEMPO]));
@@ -498,6 +565,10 @@ int eval_from_trace(const EvalTrace *tr, const score_t w[N_WEIGHTS])
             mg += mg_value(w[i]) * tr->coef[i];
             eg += eg_value(w[i]) * tr->coef[i];
         }
+    const score_t kw = king_danger(tr->kd[WHITE], w), kb = king_danger(tr->kd[BLACK], w);
+    mg += mg_value(kw) - mg_value(kb);
+    eg += eg_value(kw) - eg_value(kb);
+    eg = complexity(eg, tr->cx, w);
     int strong = eg > 0 ? WHITE : BLACK;
     return finish(mg, eg, tr->phase, tr->scale[strong], tr->side, mg_value(w[W_TEMPO]));
 }
@@ -518,6 +589,13 @@ void eval_trace(const Position *pos, void (*print)(const char *line))
         print(line);
     }
     snprintf(line, sizeof line, "Phase: %d/24 (24 = middlegame)", game_phase(pos));
+    print(line);
+    int eg = 0;
+    for (int i = 0; i < T_NB; i++)
+        eg += eg_value(tw[i] - tb[i]);
+    EvalTrace tr;
+    eval_position_traced(pos, &tr);
+    snprintf(line, sizeof line, "Endgame complexity: EG %d -> %d", eg, complexity(eg, tr.cx, EvalW));
     print(line);
     if (pos_is_dead(pos)) {
         print("Dead position: no sequence of legal moves can mate (5.2.2), scored 0");

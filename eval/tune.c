@@ -28,6 +28,14 @@ static const char *const ShelterNames[] = {"side.1", "side.2", "side.3", "side.4
                                            "side.6", "side.none", "king.1", "king.2", "king.3",
                                            "king.4", "king.5", "king.6", "king.none"};
 
+static const char *const KdNames[] = {"bias",         "knights",      "bishops",    "rooks",
+                                      "queens",       "zone_att",     "check.knight",
+                                      "check.bishop", "check.rook",   "check.queen",
+                                      "weak",         "no_queen",     "open_files"};
+
+static const char *const CxNames[] = {"bias",       "pawns",      "passed",
+                                      "both_wings", "pawns_only", "outflanking"};
+
 /* How the entries of a group are named: by sub[k], by a piece type and a
  * square (the piece-square tables: "psqt.knight.e4", [W_PSQT + 64 * 1 + SQ_E4]),
  * or by their number k ("mob.knight.3"). */
@@ -75,6 +83,15 @@ static const struct {
     {"shelter_file", "W_SHELTER_FILE", W_SHELTER_FILE, 14, SUB_NAMES, ShelterNames},
     {"space", "W_SPACE", W_SPACE, 1, SUB_NONE, NULL},
     {"candidate", "W_CANDIDATE", W_CANDIDATE, 5, SUB_NAMES, RankNames},
+    {"bishop_pawns", "W_BISHOP_PAWNS", W_BISHOP_PAWNS, 1, SUB_NONE, NULL},
+    {"minor_behind_pawn", "W_MINOR_BEHIND_PAWN", W_MINOR_BEHIND_PAWN, 1, SUB_NONE, NULL},
+    {"king_protector", "W_KING_PROTECTOR", W_KING_PROTECTOR, 2, SUB_NAMES, PieceNames + 1},
+    {"threat_push", "W_THREAT_PUSH", W_THREAT_PUSH, 1, SUB_NONE, NULL},
+    {"threat_minor_weak", "W_THREAT_MINOR_WEAK", W_THREAT_MINOR_WEAK, 3, SUB_NAMES, PieceNames},
+    {"threat_rook_weak", "W_THREAT_ROOK_WEAK", W_THREAT_ROOK_WEAK, 3, SUB_NAMES, PieceNames},
+    {"threat_by_king", "W_THREAT_BY_KING", W_THREAT_BY_KING, 1, SUB_NONE, NULL},
+    {"king_danger", "W_KING_DANGER", W_KING_DANGER, KD_NB, SUB_NAMES, KdNames},
+    {"complexity", "W_COMPLEXITY", W_COMPLEXITY, CX_NB, SUB_NAMES, CxNames},
     {"tempo", "W_TEMPO", W_TEMPO, 1, SUB_NONE, NULL},
 };
 
@@ -131,6 +148,7 @@ typedef struct {
     const char *out;
     const char *freeze;
     bool list;
+    bool check_gradient;
 } Options;
 
 static Options Opt = {
@@ -161,8 +179,11 @@ static void usage(FILE *f)
             "                  (\"passed\"), or a name with .mg or .eg for one half;\n"
             "                  \"none\" for none (default tempo,material.king,material.pawn.mg)\n"
             "  --list          print the weights' names and values and exit\n"
+            "  --check-gradient  compare the gradient with central differences of the\n"
+            "                  loss for every weight that is not frozen, then exit\n"
+            "                  (1 if they disagree); writes nothing\n"
             "  --help          this text\n"
-            "Exit status: 0 done, 2 bad options or input.\n");
+            "Exit status: 0 done, 1 gradient check failed, 2 bad options or input.\n");
 }
 
 static double parse_num(const char *opt, const char *s, double lo, double hi, bool integer)
@@ -194,6 +215,10 @@ static int parse_options(int argc, char **argv)
         }
         if (!strcmp(arg, "--list")) {
             Opt.list = true;
+            continue;
+        }
+        if (!strcmp(arg, "--check-gradient")) {
+            Opt.check_gradient = true;
             continue;
         }
         if (!val) {
@@ -260,13 +285,16 @@ static void parse_freeze(const char *list)
 }
 
 /* Entries no position can use stay as they are whatever --freeze says: pawns
- * on the first and last ranks, a supported pawn on the 2nd rank. */
+ * on the first and last ranks, a supported pawn on the 2nd rank, the mg
+ * halves of the complexity. */
 static void freeze_impossible(void)
 {
     for (int sq = 0; sq < 64; sq++)
         if (sq < 8 || sq >= 56)
             Frozen[W_PSQT + sq][0] = Frozen[W_PSQT + sq][1] = true;
     Frozen[W_SUPPORTED][0] = Frozen[W_SUPPORTED][1] = true;
+    for (int k = 0; k < CX_NB; k++) /* the complexity uses the eg halves only */
+        Frozen[W_COMPLEXITY + k][0] = true;
 }
 
 /* ---- the data ---- */
@@ -285,6 +313,8 @@ typedef struct {
     uint8_t result; /* 0 Black won, 1 draw, 2 White won */
     int16_t score;  /* centipawns, White's view */
     float target;
+    uint8_t kd[COLOR_NB][KD_NB]; /* king-danger features of each colour's attack */
+    int8_t cx[CX_NB];            /* endgame-complexity features */
 } TunePos;
 
 typedef struct {
@@ -364,6 +394,26 @@ static void *load_worker(void *arg)
                 d->coef[d->ncoef++] = (Coef){(uint16_t)i, (int16_t)tr.coef[i]};
                 p->count++;
             }
+        if (job->bad != SIZE_MAX)
+            break;
+        for (int c = WHITE; c <= BLACK && job->bad == SIZE_MAX; c++)
+            for (int k = 0; k < KD_NB; k++) {
+                if (tr.kd[c][k] < 0 || tr.kd[c][k] > UINT8_MAX) {
+                    snprintf(job->err, sizeof job->err, "internal: king-danger feature %d is %d",
+                             k, tr.kd[c][k]);
+                    job->bad = r;
+                    break;
+                }
+                p->kd[c][k] = (uint8_t)tr.kd[c][k];
+            }
+        for (int k = 0; k < CX_NB && job->bad == SIZE_MAX; k++) {
+            if (tr.cx[k] < INT8_MIN || tr.cx[k] > INT8_MAX) {
+                snprintf(job->err, sizeof job->err, "internal: complexity feature %d is %d", k,
+                         tr.cx[k]);
+                job->bad = r;
+            }
+            p->cx[k] = (int8_t)tr.cx[k];
+        }
         if (job->bad != SIZE_MAX)
             break;
         p->phase = (uint8_t)tr.phase;
@@ -447,16 +497,57 @@ static double K;
 
 static double sigmoid(double cp) { return 1.0 / (1.0 + pow(10.0, -K * cp / 400.0)); }
 
-/* White-view evaluation of p under W; *eg_scale receives the eg factor used. */
-static double model_eval(const TunePos *p, const Coef *c, double *eg_scale)
+/* What the gradient needs of one evaluation besides its value. */
+typedef struct {
+    double eg_scale;    /* the eg factor used */
+    double kd_slope[2]; /* d (colour c's king-danger mg score) / d (its danger); 0 when clamped */
+    double eg_pass;     /* d (eg after the complexity) / d (eg before it): 1, or 0 when clamped */
+    double cx_sign;     /* d (eg after the complexity) / d C: sign(eg), or 0 when clamped */
+    double kink;        /* how far (cp) the model is from a kink or a jump */
+} ModelInfo;
+
+/* White-view evaluation of p under W, and *mi. */
+static double model_eval(const TunePos *p, const Coef *c, ModelInfo *mi)
 {
+    double *kd_slope = mi->kd_slope;
     double mg = 0, eg = 0;
     for (int k = 0; k < p->count; k++) {
         mg += W[c[k].idx][0] * c[k].coef;
         eg += W[c[k].idx][1] * c[k].coef;
     }
+    for (int side = WHITE; side <= BLACK; side++) {
+        double d = 0, e = 0;
+        for (int k = 0; k < KD_NB; k++) {
+            d += W[W_KING_DANGER + k][0] * p->kd[side][k];
+            e += W[W_KING_DANGER + k][1] * p->kd[side][k];
+        }
+        double q = 0;
+        kd_slope[side] = 0;
+        if (side == WHITE || fabs(d - KD_CAP) < mi->kink)
+            mi->kink = fabs(d - KD_CAP);
+        if (d >= KD_CAP)
+            q = (double)KD_CAP * KD_CAP / KD_DIV;
+        else if (d > 0)
+            q = d * d / KD_DIV, kd_slope[side] = 2 * d / KD_DIV;
+        mg += side == WHITE ? q : -q;
+        eg += side == WHITE ? e : -e;
+    }
+    double cx = 0;
+    for (int k = 0; k < CX_NB; k++)
+        cx += W[W_COMPLEXITY + k][1] * p->cx[k];
+    const double sign = eg > 0 ? 1 : eg < 0 ? -1 : 0;
+    /* The complexity jumps from -C to C as eg crosses 0 and has a kink
+     * where it starts to clamp. */
+    if (fabs(eg) < mi->kink)
+        mi->kink = fabs(eg);
+    if (fabs(cx + fabs(eg)) < mi->kink)
+        mi->kink = fabs(cx + fabs(eg));
+    if (cx > -fabs(eg))
+        eg += sign * cx, mi->eg_pass = 1, mi->cx_sign = sign;
+    else
+        eg = 0, mi->eg_pass = 0, mi->cx_sign = 0;
     double s = p->scale[eg > 0 ? WHITE : BLACK] / 64.0;
-    *eg_scale = s;
+    mi->eg_scale = s;
     return (mg * p->phase + eg * s * (24 - p->phase)) / 24.0 + p->stm * W[W_TEMPO][0];
 }
 
@@ -477,8 +568,9 @@ static void *grad_worker(void *arg)
     for (size_t i = job->begin; i < job->end; i++) {
         const TunePos *p = &job->d->pos[i];
         const Coef *c = job->d->coef + p->first;
-        double s;
-        double e = model_eval(p, c, &s);
+        ModelInfo mi;
+        double e = model_eval(p, c, &mi);
+        const double s = mi.eg_scale, *slope = mi.kd_slope;
         double sg = sigmoid(e);
         double t = job->results_only ? p->result / 2.0 : p->target;
         job->loss += (sg - t) * (sg - t);
@@ -486,12 +578,20 @@ static void *grad_worker(void *arg)
             continue;
         /* d loss / d eval, then the eval's derivative by each weight. */
         double de = 2.0 * (sg - t) * sg * (1.0 - sg) * dsig;
-        double dmg = de * p->phase / 24.0, deg = de * s * (24 - p->phase) / 24.0;
+        double dmg = de * p->phase / 24.0, deg_cx = de * s * (24 - p->phase) / 24.0;
+        double deg = deg_cx * mi.eg_pass; /* through the complexity */
+        for (int k = 0; k < CX_NB; k++)
+            job->g[W_COMPLEXITY + k][1] += deg_cx * mi.cx_sign * p->cx[k];
         for (int k = 0; k < p->count; k++) {
             job->g[c[k].idx][0] += dmg * c[k].coef;
             job->g[c[k].idx][1] += deg * c[k].coef;
         }
         job->g[W_TEMPO][0] += de * p->stm;
+        for (int k = 0; k < KD_NB; k++) {
+            const int fw = p->kd[WHITE][k], fb = p->kd[BLACK][k];
+            job->g[W_KING_DANGER + k][0] += dmg * (slope[WHITE] * fw - slope[BLACK] * fb);
+            job->g[W_KING_DANGER + k][1] += deg * (fw - fb);
+        }
     }
     return NULL;
 }
@@ -569,6 +669,70 @@ static void shuffle(DataSet *d)
         d->pos[i - 1] = d->pos[j];
         d->pos[j] = tmp;
     }
+}
+
+/* ---- the gradient check ---- */
+
+/* The gradient of the loss against central differences, for every half of
+ * every weight that is not frozen: it checks the hand-written derivatives,
+ * the non-linear terms' above all. The model has kinks and jumps (the king
+ * danger's cap, the complexity's clamp and its jump at eg = 0, the scale's
+ * switch there), so the check uses the positions at least 1 cp from all of
+ * them, where a step of 0.001 cannot cross one. Returns the number of
+ * disagreeing weights. */
+static int check_gradient(const DataSet *all)
+{
+    /* The positions at least a centipawn from any kink or jump. */
+    DataSet sub = *all, *d = &sub;
+    sub.pos = malloc(all->npos * sizeof *sub.pos);
+    if (!sub.pos)
+        fail("out of memory");
+    sub.npos = 0;
+    for (size_t i = 0; i < all->npos; i++) {
+        ModelInfo mi;
+        model_eval(&all->pos[i], all->coef + all->pos[i].first, &mi);
+        if (mi.kink >= 1.0)
+            sub.pos[sub.npos++] = all->pos[i];
+    }
+    printf("gradient check: %zu of %zu positions at least 1 cp from a kink\n", sub.npos,
+           all->npos);
+    if (!sub.npos)
+        fail("gradient check: no position to check on");
+    static double g[N_WEIGHTS][2];
+    loss_and_grad(d, 0, d->npos, false, g);
+    double gmax = 0;
+    for (int i = 0; i < N_WEIGHTS; i++)
+        for (int h = 0; h < 2; h++)
+            if (!Frozen[i][h] && fabs(g[i][h]) > gmax)
+                gmax = fabs(g[i][h]);
+    const double step = 1e-3;
+    int checked = 0, bad = 0;
+    double worst = 0;
+    for (int i = 0; i < N_WEIGHTS; i++)
+        for (int h = 0; h < 2; h++) {
+            if (Frozen[i][h])
+                continue;
+            const double w0 = W[i][h];
+            W[i][h] = w0 + step;
+            double up = loss_and_grad(d, 0, d->npos, false, NULL);
+            W[i][h] = w0 - step;
+            double down = loss_and_grad(d, 0, d->npos, false, NULL);
+            W[i][h] = w0;
+            double num = (up - down) / (2 * step), err = fabs(num - g[i][h]);
+            double tol = 1e-5 * gmax + 1e-3 * fabs(g[i][h]) + 1e-12;
+            checked++;
+            if (err / tol > worst)
+                worst = err / tol;
+            if (err > tol) {
+                bad++;
+                printf("gradient check: %s.%s: analytic %.6g, central difference %.6g\n", Name[i],
+                       h ? "eg" : "mg", g[i][h], num);
+            }
+        }
+    printf("gradient check: %d weight halves, %d disagree (worst error %.3g of its tolerance)\n",
+           checked, bad, worst);
+    free(sub.pos);
+    return bad;
 }
 
 /* ---- output ---- */
@@ -665,6 +829,13 @@ int main(int argc, char **argv)
     double loss0 = loss_and_grad(&d, 0, d.npos, false, NULL);
     printf("K %.6f (%s), loss %.7f\n", K, k_how, loss0);
     fflush(stdout);
+    if (Opt.check_gradient) {
+        int bad = check_gradient(&d);
+        free(d.pos);
+        free(d.coef);
+        free(Jobs);
+        return bad ? 1 : 0;
+    }
 
     /* 3. Adam. */
     const double b1 = 0.9, b2 = 0.999, eps = 1e-8;

@@ -8,6 +8,12 @@
 
 #include "eval.h"
 
+/* The king danger (W_KING_DANGER): its number of features, the cap on the
+ * danger and the divisor of its square. */
+enum { KD_NB = 13, KD_CAP = 1000, KD_DIV = 512 };
+/* The endgame complexity (W_COMPLEXITY): its number of features. */
+enum { CX_NB = 6 };
+
 enum {
     /* Piece values, indexed by piece type - PAWN: P N B R Q K. */
     W_MATERIAL = 0,
@@ -80,11 +86,74 @@ enum {
      * neighbour files as enemy pawns in front on those files; by relative
      * rank - 1 (ranks 2..6). */
     W_CANDIDATE,
+    /* King danger, per side against the enemy king, non-linear: the mg halves
+     * times the features sum to a danger D, which scores
+     * min(D, KD_CAP)^2 / KD_DIV in the middlegame when D > 0; the eg halves
+     * times the features are a linear endgame term. Features: + 0 a bias (1);
+     * + 1..4 our knights, bishops, rooks, queens attacking the zone; + 5 zone
+     * squares attacked, summed over those pieces; + 6..9 safe checks by
+     * knight, bishop, rook, queen; + 10 weak zone squares (as
+     * W_KING_ZONE_WEAK); + 11 we have no queen (1); + 12 files at the king
+     * (its own and the neighbours) with no pawn of the king's side. */
+    /* Bishops: own pawns on squares of the bishop's colour. */
+    W_BISHOP_PAWNS = W_CANDIDATE + 5,
+    /* Knights and bishops with a pawn (either side's) right in front of them. */
+    W_MINOR_BEHIND_PAWN,
+    /* Knights (+ 0), bishops (+ 1): their distance to the own king. */
+    W_KING_PROTECTOR,
+    /* Enemy pieces (not pawns) that an own pawn would attack after a safe
+     * push (one or two squares, to a square not attacked by enemy pawns and
+     * not attacked by the enemy or defended by us). */
+    W_THREAT_PUSH = W_KING_PROTECTOR + 2,
+    /* Weak enemy pawns, knights, bishops (+ 0, 1, 2) attacked by our minors;
+     * by our rooks; weak enemy pieces or pawns attacked by our king. Weak:
+     * attacked by us, not defended by an enemy pawn, and not defended twice
+     * unless we attack it twice. */
+    W_THREAT_MINOR_WEAK,
+    W_THREAT_ROOK_WEAK = W_THREAT_MINOR_WEAK + 3,
+    W_THREAT_BY_KING = W_THREAT_ROOK_WEAK + 3,
+    W_KING_DANGER,
+    /* Endgame complexity, of the whole position, non-linear: the eg halves
+     * times the features sum to C, and the endgame half of the evaluation
+     * moves by C away from 0 (C > 0) or toward it, never past it:
+     * eg += sign(eg) * max(C, -|eg|), before the scale. Features: + 0 a bias
+     * (1); + 1 pawns on the board; + 2 passed pawns; + 3 pawns on both wings
+     * (1); + 4 no pieces but kings and pawns (1); + 5 the kings'
+     * outflanking: file distance minus rank distance. The mg halves are
+     * unused (0). */
+    W_COMPLEXITY = W_KING_DANGER + KD_NB,
     /* For the side to move, added after the taper; only the mg half is used. */
-    W_TEMPO = W_CANDIDATE + 5,
+    W_TEMPO = W_COMPLEXITY + CX_NB,
     N_WEIGHTS
 };
 
 extern const score_t EvalW[N_WEIGHTS];
+
+/* The king danger's score for the attacker, S(mg, eg), from its features
+ * f[KD_NB] and the weights w[W_KING_DANGER ..]: shared by the evaluation and
+ * its rebuilding from a trace, so the two round alike. */
+static inline score_t king_danger(const int *f, const score_t *w)
+{
+    int d = 0, e = 0;
+    for (int k = 0; k < KD_NB; k++) {
+        d += mg_value(w[W_KING_DANGER + k]) * f[k];
+        e += eg_value(w[W_KING_DANGER + k]) * f[k];
+    }
+    d = d < 0 ? 0 : d > KD_CAP ? KD_CAP : d;
+    return S(d * d / KD_DIV, e);
+}
+
+/* The endgame half eg moved by the complexity of features f[CX_NB] under
+ * the weights w: shared by the evaluation and its rebuilding from a trace. */
+static inline int complexity(int eg, const int *f, const score_t *w)
+{
+    int c = 0;
+    for (int k = 0; k < CX_NB; k++)
+        c += eg_value(w[W_COMPLEXITY + k]) * f[k];
+    const int a = eg < 0 ? -eg : eg;
+    if (c < -a)
+        c = -a;
+    return eg > 0 ? eg + c : eg < 0 ? eg - c : 0;
+}
 
 #endif

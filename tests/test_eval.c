@@ -167,6 +167,28 @@ static int rebuild(const EvalTrace *tr)
         mg += (long)mg_value(EvalW[i]) * tr->coef[i];
         eg += (long)eg_value(EvalW[i]) * tr->coef[i];
     }
+    /* The king danger: a capped square of the mg sum, the eg sum as it is. */
+    for (int c = WHITE; c <= BLACK; c++) {
+        long d = 0, e = 0;
+        for (int k = 0; k < KD_NB; k++) {
+            d += (long)mg_value(EvalW[W_KING_DANGER + k]) * tr->kd[c][k];
+            e += (long)eg_value(EvalW[W_KING_DANGER + k]) * tr->kd[c][k];
+        }
+        if (d < 0)
+            d = 0;
+        if (d > 1000)
+            d = 1000;
+        mg += (c == WHITE ? 1 : -1) * (d * d / 512);
+        eg += c == WHITE ? e : -e;
+    }
+    /* The complexity: eg moves by C away from 0, or toward it but not past. */
+    long cx = 0;
+    for (int k = 0; k < CX_NB; k++)
+        cx += (long)eg_value(EvalW[W_COMPLEXITY + k]) * tr->cx[k];
+    if (eg > 0)
+        eg = cx < -eg ? 0 : eg + cx;
+    else if (eg < 0)
+        eg = cx < eg ? 0 : eg - cx;
     int scale = tr->scale[eg > 0 ? WHITE : BLACK];
     long egs = eg * scale / 64;
     long white = (mg * tr->phase + egs * (24 - tr->phase)) / 24;
@@ -184,6 +206,9 @@ static bool impossible_weight(int i)
 typedef struct {
     int positions, dead, scaled, endgame;
     int nonzero[N_WEIGHTS]; /* positions where the weight's coefficient is not 0 */
+    int kd_nonzero[KD_NB];  /* positions where a king-danger feature is not 0 */
+    int kd_active;          /* positions where a side's king danger scores */
+    int cx_nonzero[CX_NB];  /* positions where a complexity feature is not 0 */
 } TraceStats;
 
 static void check_trace(Position *pos, TraceStats *st)
@@ -218,6 +243,11 @@ static void check_trace(Position *pos, TraceStats *st)
     cr_assert_eq(mtr.scale[WHITE], tr.scale[BLACK]);
     cr_assert_eq(mtr.scale[BLACK], tr.scale[WHITE]);
     cr_assert_eq(mtr.phase, tr.phase);
+    for (int c = WHITE; c <= BLACK; c++)
+        for (int k = 0; k < KD_NB; k++)
+            cr_assert_eq(mtr.kd[!c][k], tr.kd[c][k], "%s: king-danger feature %d", fen, k);
+    for (int k = 0; k < CX_NB; k++)
+        cr_assert_eq(mtr.cx[k], tr.cx[k], "%s: complexity feature %d", fen, k);
     free(m);
 
     st->positions++;
@@ -226,6 +256,13 @@ static void check_trace(Position *pos, TraceStats *st)
     st->endgame += tr.phase < 8;
     for (int i = 0; i < N_WEIGHTS; i++)
         st->nonzero[i] += tr.coef[i] != 0;
+    for (int c = WHITE; c <= BLACK; c++) {
+        for (int k = 0; k < KD_NB; k++)
+            st->kd_nonzero[k] += tr.kd[c][k] != 0;
+        st->kd_active += mg_value(king_danger(tr.kd[c], EvalW)) > 0;
+    }
+    for (int k = 0; k < CX_NB; k++)
+        st->cx_nonzero[k] += tr.cx[k] != 0;
 }
 
 /* The position, then a random game from it of up to `plies` plies. */
@@ -285,8 +322,20 @@ Test(eval, trace_rebuilds_the_eval_exactly)
               "dead %d, scaled %d, endgame %d positions", st.dead, st.scaled, st.endgame);
     /* Every weight but the king's material and the impossible ones was exercised. */
     for (int i = 0; i < N_WEIGHTS; i++)
-        if (i != W_MATERIAL + KING - PAWN && !impossible_weight(i))
+        if (i != W_MATERIAL + KING - PAWN && !impossible_weight(i)
+            && (i < W_KING_DANGER || i >= W_COMPLEXITY + CX_NB))
             cr_assert(st.nonzero[i] > 0, "weight %d never had a coefficient", i);
+    /* The king danger's weights have no linear coefficient; their features
+     * all occur, and the danger scores in some positions. */
+    for (int i = W_KING_DANGER; i < W_KING_DANGER + KD_NB; i++)
+        cr_assert_eq(st.nonzero[i], 0, "king-danger weight %d has a linear coefficient", i);
+    for (int k = 0; k < KD_NB; k++)
+        cr_assert(st.kd_nonzero[k] > 0, "king-danger feature %d never occurred", k);
+    cr_assert(st.kd_active > 0, "the king danger never scored");
+    for (int i = W_COMPLEXITY; i < W_COMPLEXITY + CX_NB; i++)
+        cr_assert_eq(st.nonzero[i], 0, "complexity weight %d has a linear coefficient", i);
+    for (int k = 0; k < CX_NB; k++)
+        cr_assert(st.cx_nonzero[k] > 0, "complexity feature %d never occurred", k);
     for (int i = 0; i < N_WEIGHTS; i++)
         if (impossible_weight(i))
             cr_assert_eq(st.nonzero[i], 0, "weight %d cannot occur", i);

@@ -1,8 +1,9 @@
 /* The tuner (rokade-tune, eval/tune.c; ROKADE_TUNE names the binary, default
  * ./rokade-tune): a few epochs on tests/data/tune_sample.bin lower the loss and
  * write a weight file that compiles, has every weight once and keeps the
- * frozen ones; no epochs writes the weights unchanged; --list names every
- * weight and --freeze takes groups; bad input exits 2. */
+ * frozen ones; no epochs writes the weights unchanged; the gradient agrees
+ * with central differences (--check-gradient); --list names every weight
+ * and --freeze takes groups; bad input exits 2. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -175,6 +176,29 @@ Test(tune, no_epochs_write_the_weights_unchanged)
         cr_assert(w.mg[i] == orig.mg[j] && w.eg[i] == orig.eg[j], "[%s] S(%d, %d), was S(%d, %d)",
                   w.index[i], w.mg[i], w.eg[i], orig.mg[j], orig.eg[j]);
     }
+}
+
+/* The hand-written gradient (the king danger's square and cap, the
+ * complexity's clamp included) against central differences of the loss, for
+ * every weight the tuner moves, with all freezes lifted but the impossible
+ * entries. */
+Test(tune, the_gradient_matches_central_differences)
+{
+    static char out[1 << 18];
+    char args[512];
+    snprintf(args, sizeof args, "--check-gradient --freeze none --threads 2 %s", Sample);
+    int st = run_tuner(args, out, sizeof out);
+    cr_assert_eq(st, 0, "gradient check failed (exit %d):\n%s", st, out);
+    const char *sum = strstr(out, "weight halves, 0 disagree");
+    cr_assert(sum, "no gradient-check summary:\n%s", out);
+    int halves = 0;
+    const char *p = strstr(out, "gradient check: ");
+    for (; p; p = strstr(p + 1, "gradient check: "))
+        if (sscanf(p, "gradient check: %d weight halves", &halves) == 1)
+            break;
+    /* Every half of every weight but the impossible ones and the complexity's
+     * mg halves: more than 1000. */
+    cr_assert_gt(halves, 1000, "only %d weight halves checked", halves);
 }
 
 Test(tune, one_or_two_threads_give_the_same_fit)
