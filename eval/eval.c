@@ -149,23 +149,22 @@ static FORCE_INLINE void eval_pieces(const Position *pos, int us, EvalInfo *ei, 
                 const int n = popcount(att & their_zone);
                 king_attackers += pt == QUEEN ? 4 : pt == ROOK ? 3 : 2;
                 term(&t[T_KING], coef, W_KING_ZONE_ATT + pt - KNIGHT, n);
-                ei->kd[us][pt - KNIGHT + 1]++;
-                ei->kd[us][5] += n;
+                ei->kd[us][KD_ATTACKERS + pt - KNIGHT]++;
+                ei->kd[us][KD_ZONE] += n;
+            }
+            if (pt <= BISHOP) {
+                if (pawn_forward(us, sq_bb(sq)) & pos->by_type[PAWN])
+                    term(&t[T_PIECES], coef, W_MINOR_BEHIND_PAWN, 1);
+                term(&t[T_PIECES], coef, W_KING_PROTECTOR + pt - KNIGHT, distance(sq, our_king));
             }
             switch (pt) {
             case KNIGHT:
                 term(&t[T_MOBILITY], coef, W_MOB_KNIGHT + mob, 1);
-                if (pawn_forward(us, sq_bb(sq)) & pos->by_type[PAWN])
-                    term(&t[T_PIECES], coef, W_MINOR_BEHIND_PAWN, 1);
-                term(&t[T_PIECES], coef, W_KING_PROTECTOR, distance(sq, our_king));
                 if (sq_bb(sq) & outposts)
                     term(&t[T_PIECES], coef, W_OUTPOST_KNIGHT, 1);
                 break;
             case BISHOP:
                 term(&t[T_MOBILITY], coef, W_MOB_BISHOP + mob, 1);
-                if (pawn_forward(us, sq_bb(sq)) & pos->by_type[PAWN])
-                    term(&t[T_PIECES], coef, W_MINOR_BEHIND_PAWN, 1);
-                term(&t[T_PIECES], coef, W_KING_PROTECTOR + 1, distance(sq, our_king));
                 term(&t[T_PIECES], coef, W_BISHOP_PAWNS,
                      popcount(our_pawns
                               & (sq_bb(sq) & DARK_SQUARES_BB ? DARK_SQUARES_BB : ~DARK_SQUARES_BB)));
@@ -257,25 +256,26 @@ static FORCE_INLINE void eval_attacks(const Position *pos, int us, EvalInfo *ei,
     const bitboard_t safe = ~ours & ~ei->att[them][0];
     const bitboard_t bchk = bishop_attacks(their_king, occ), rchk = rook_attacks(their_king, occ);
     int *const kd = ei->kd[us];
-    kd[6] = popcount(knight_attacks(their_king) & ei->att[us][KNIGHT] & safe);
-    kd[7] = popcount(bchk & ei->att[us][BISHOP] & safe);
-    kd[8] = popcount(rchk & ei->att[us][ROOK] & safe);
-    kd[9] = popcount((bchk | rchk) & ei->att[us][QUEEN] & safe);
+    kd[KD_CHECKS + 0] = popcount(knight_attacks(their_king) & ei->att[us][KNIGHT] & safe);
+    kd[KD_CHECKS + 1] = popcount(bchk & ei->att[us][BISHOP] & safe);
+    kd[KD_CHECKS + 2] = popcount(rchk & ei->att[us][ROOK] & safe);
+    kd[KD_CHECKS + 3] = popcount((bchk | rchk) & ei->att[us][QUEEN] & safe);
     for (int k = 0; k < 4; k++)
-        term(&t[T_KING], coef, W_SAFE_CHECK + k, kd[6 + k]);
+        term(&t[T_KING], coef, W_SAFE_CHECK + k, kd[KD_CHECKS + k]);
     const bitboard_t weak = ei->att[us][0] & ~ei->att2[them]
                           & (~ei->att[them][0] | ei->att[them][KING] | ei->att[them][QUEEN]);
-    kd[10] = popcount(weak & ei->zone[them]);
-    term(&t[T_KING], coef, W_KING_ZONE_WEAK, kd[10]);
+    kd[KD_WEAK] = popcount(weak & ei->zone[them]);
+    term(&t[T_KING], coef, W_KING_ZONE_WEAK, kd[KD_WEAK]);
     const int kf = file_of(their_king), kr = relative_rank(us, their_king);
     const bitboard_t king_files = file_bb(kf) | (kf > 0 ? file_bb(kf - 1) : 0)
                                 | (kf < 7 ? file_bb(kf + 1) : 0);
     const bitboard_t storm = our_pawns & king_files;
-    kd[0] = 1;
-    kd[11] = !pos_pieces(pos, us, QUEEN);
-    kd[12] = 0;
+    const bitboard_t their_pawns = pos_pieces(pos, them, PAWN);
+    kd[KD_BIAS] = 1;
+    kd[KD_NO_QUEEN] = !pos_pieces(pos, us, QUEEN);
+    kd[KD_OPEN_FILES] = 0;
     for (int f = kf > 0 ? kf - 1 : 0; f <= (kf < 7 ? kf + 1 : 7); f++)
-        kd[12] += !(file_bb(f) & pos_pieces(pos, them, PAWN));
+        kd[KD_OPEN_FILES] += !(file_bb(f) & their_pawns);
     t[T_KING] += king_danger(kd, EvalW);
     for (int d = 1; d <= 4 && d <= kr; d++) {
         int r = us == WHITE ? kr - d : 7 - (kr - d);
@@ -327,12 +327,12 @@ static FORCE_INLINE void complexity_features(const Position *pos, bitboard_t pas
     const bitboard_t pawns = pos->by_type[PAWN];
     const bitboard_t queenside = file_bb(0) | file_bb(1) | file_bb(2) | file_bb(3);
     const int wk = pos_king_sq(pos, WHITE), bk = pos_king_sq(pos, BLACK);
-    f[0] = 1;
-    f[1] = popcount(pawns);
-    f[2] = popcount(passed);
-    f[3] = (pawns & queenside) && (pawns & ~queenside);
-    f[4] = !(pos_occupied(pos) & ~pawns & ~pos->by_type[KING]);
-    f[5] = abs(file_of(wk) - file_of(bk)) - abs(rank_of(wk) - rank_of(bk));
+    f[CX_BIAS] = 1;
+    f[CX_PAWNS] = popcount(pawns);
+    f[CX_PASSED] = popcount(passed);
+    f[CX_BOTH_WINGS] = (pawns & queenside) && (pawns & ~queenside);
+    f[CX_PAWNS_ONLY] = !(pos_occupied(pos) & ~pawns & ~pos->by_type[KING]);
+    f[CX_OUTFLANKING] = abs(file_of(wk) - file_of(bk)) - abs(rank_of(wk) - rank_of(bk));
 }
 
 static int game_phase(const Position *pos)

@@ -510,6 +510,7 @@ typedef struct {
 static double model_eval(const TunePos *p, const Coef *c, ModelInfo *mi)
 {
     double *kd_slope = mi->kd_slope;
+    mi->kink = INFINITY;
     double mg = 0, eg = 0;
     for (int k = 0; k < p->count; k++) {
         mg += W[c[k].idx][0] * c[k].coef;
@@ -523,7 +524,7 @@ static double model_eval(const TunePos *p, const Coef *c, ModelInfo *mi)
         }
         double q = 0;
         kd_slope[side] = 0;
-        if (side == WHITE || fabs(d - KD_CAP) < mi->kink)
+        if (fabs(d - KD_CAP) < mi->kink)
             mi->kink = fabs(d - KD_CAP);
         if (d >= KD_CAP)
             q = (double)KD_CAP * KD_CAP / KD_DIV;

@@ -11,8 +11,20 @@
 /* The king danger (W_KING_DANGER): its number of features, the cap on the
  * danger and the divisor of its square. */
 enum { KD_NB = 13, KD_CAP = 1000, KD_DIV = 512 };
-/* The endgame complexity (W_COMPLEXITY): its number of features. */
-enum { CX_NB = 6 };
+/* The king danger's features, in the order of its weights: + 0..3 for the
+ * attackers and the safe checks by piece type (knight to queen). */
+enum {
+    KD_BIAS,
+    KD_ATTACKERS,
+    KD_ZONE = KD_ATTACKERS + 4,
+    KD_CHECKS,
+    KD_WEAK = KD_CHECKS + 4,
+    KD_NO_QUEEN,
+    KD_OPEN_FILES
+};
+/* The endgame complexity (W_COMPLEXITY): its features, in the order of its
+ * weights, and their number. */
+enum { CX_BIAS, CX_PAWNS, CX_PASSED, CX_BOTH_WINGS, CX_PAWNS_ONLY, CX_OUTFLANKING, CX_NB };
 
 enum {
     /* Piece values, indexed by piece type - PAWN: P N B R Q K. */
