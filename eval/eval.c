@@ -42,6 +42,14 @@ static inline bitboard_t fill_forward(int c, bitboard_t b)
     return b;
 }
 
+#define CENTRE_BB (sq_bb(SQ_D4) | sq_bb(SQ_E4) | sq_bb(SQ_D5) | sq_bb(SQ_E5))
+
+/* The flank of a king on file f: files a-c, a-d, a-d, c-f, c-f, e-h, e-h, f-h. */
+static const bitboard_t Flank[8] = {
+    0x0707070707070707ULL, 0x0F0F0F0F0F0F0F0FULL, 0x0F0F0F0F0F0F0F0FULL, 0x3C3C3C3C3C3C3C3CULL,
+    0x3C3C3C3C3C3C3C3CULL, 0xF0F0F0F0F0F0F0F0ULL, 0xF0F0F0F0F0F0F0F0ULL, 0xE0E0E0E0E0E0E0E0ULL,
+};
+
 /* Adds weight idx times n to the term accumulator and, when tracing, n to
  * the side's coefficient of idx. coef is NULL in the normal evaluation, where
  * the term functions are inlined with the constant NULL and the branch
@@ -121,13 +129,13 @@ static FORCE_INLINE void eval_pieces(const Position *pos, int us, EvalInfo *ei, 
     const bitboard_t mob_area =
         ~(ours & (pos->by_type[PAWN] | pos->by_type[KING])) & ~ei->att[them][PAWN];
     const bitboard_t their_zone = ei->zone[them];
-    /* Ranks 5..7 (relative) that no enemy pawn can ever attack, defended by an own pawn. */
-    const bitboard_t enemy_half = us == WHITE ? RANK_5_BB | RANK_6_BB | RANK_7_BB
-                                              : RANK_4_BB | RANK_3_BB | RANK_2_BB;
-    const bitboard_t outposts = enemy_half & ei->att[us][PAWN]
-                              & ~pawn_attacks_bb(them, fill_forward(them, their_pawns));
     const bitboard_t rank7 = us == WHITE ? RANK_7_BB : RANK_2_BB;
     const bitboard_t rank8 = us == WHITE ? RANK_8_BB : RANK_1_BB;
+    /* Ranks 5..7 (relative) that no enemy pawn can ever attack, defended by an own pawn. */
+    const bitboard_t enemy_half = us == WHITE ? RANK_5_BB | RANK_6_BB | RANK_7_BB | RANK_8_BB
+                                              : RANK_4_BB | RANK_3_BB | RANK_2_BB | RANK_1_BB;
+    const bitboard_t outposts = enemy_half & ~rank8 & ei->att[us][PAWN]
+                              & ~pawn_attacks_bb(them, fill_forward(them, their_pawns));
     const bool seventh = (their_pawns & rank7) || (pos_pieces(pos, them, KING) & rank8);
     const int our_king = pos_king_sq(pos, us);
     int king_attackers = 0;
@@ -170,10 +178,21 @@ static FORCE_INLINE void eval_pieces(const Position *pos, int us, EvalInfo *ei, 
                               & (sq_bb(sq) & DARK_SQUARES_BB ? DARK_SQUARES_BB : ~DARK_SQUARES_BB)));
                 if (sq_bb(sq) & outposts)
                     term(&t[T_PIECES], coef, W_OUTPOST_BISHOP, 1);
+                if (more_than_one(bishop_attacks(sq, pos->by_type[PAWN]) & CENTRE_BB))
+                    term(&t[T_PIECES], coef, W_LONG_DIAGONAL, 1);
                 break;
             case ROOK: {
                 term(&t[T_MOBILITY], coef, W_MOB_ROOK + mob, 1);
                 bitboard_t fbb = file_bb(file_of(sq));
+                if (fbb & pos->by_type[QUEEN])
+                    term(&t[T_PIECES], coef, W_ROOK_QUEEN_FILE, 1);
+                if (mob <= 3) {
+                    const int kf = file_of(our_king);
+                    if ((kf < 4) == (file_of(sq) < kf))
+                        term(&t[T_PIECES], coef, W_TRAPPED_ROOK,
+                             1 + !(pos_st(pos)->castling & (us == WHITE ? WHITE_OO | WHITE_OOO
+                                                                         : BLACK_OO | BLACK_OOO)));
+                }
                 if (!(fbb & pos->by_type[PAWN]))
                     term(&t[T_PIECES], coef, W_ROOK_OPEN, 1);
                 else if (!(fbb & our_pawns))
@@ -182,7 +201,11 @@ static FORCE_INLINE void eval_pieces(const Position *pos, int us, EvalInfo *ei, 
                     term(&t[T_PIECES], coef, W_ROOK_SEVENTH, 1);
                 break;
             }
-            case QUEEN: term(&t[T_MOBILITY], coef, W_MOB_QUEEN + mob, 1); break;
+            case QUEEN:
+                term(&t[T_MOBILITY], coef, W_MOB_QUEEN + mob, 1);
+                if (sq_bb(sq) & enemy_half & ~pawn_attacks_bb(them, fill_forward(them, their_pawns)))
+                    term(&t[T_PIECES], coef, W_QUEEN_INFILTRATION, 1);
+                break;
             default: break;
             }
         }
@@ -250,6 +273,18 @@ static FORCE_INLINE void eval_attacks(const Position *pos, int us, EvalInfo *ei,
                  popcount(v & ei->att[us][ROOK]));
         }
         term(&t[T_THREATS], coef, W_THREAT_BY_KING, popcount(weak_enemies & ei->att[us][KING]));
+        term(&t[T_THREATS], coef, W_WEAK_QUEEN_PROT, popcount(weak_enemies & ei->att[them][QUEEN]));
+    }
+    term(&t[T_THREATS], coef, W_RESTRICTED, popcount(ei->att[them][0] & ei->att[us][0] & ~strong));
+    /* Squares from which we could attack a lone enemy queen. */
+    if (their_queens && !more_than_one(their_queens)) {
+        const int qsq = lsb(their_queens);
+        const bitboard_t safe = ~(ours & (pos->by_type[PAWN] | pos->by_type[KING])) & ~strong;
+        term(&t[T_THREATS], coef, W_KNIGHT_ON_QUEEN,
+             popcount(knight_attacks(qsq) & ei->att[us][KNIGHT] & safe));
+        const bitboard_t slide = (bishop_attacks(qsq, occ) & ei->att[us][BISHOP])
+                               | (rook_attacks(qsq, occ) & ei->att[us][ROOK]);
+        term(&t[T_THREATS], coef, W_SLIDER_ON_QUEEN, popcount(slide & safe & ei->att2[us]));
     }
 
     /* King safety: safe checks, weak squares of the zone, pawn storm, and our own shelter. */
@@ -276,7 +311,15 @@ static FORCE_INLINE void eval_attacks(const Position *pos, int us, EvalInfo *ei,
     kd[KD_OPEN_FILES] = 0;
     for (int f = kf > 0 ? kf - 1 : 0; f <= (kf < 7 ? kf + 1 : 7); f++)
         kd[KD_OPEN_FILES] += !(file_bb(f) & their_pawns);
+    const bitboard_t flank = Flank[kf];
+    const bitboard_t camp = us == WHITE ? ~(RANK_1_BB | RANK_2_BB | RANK_3_BB)
+                                        : ~(RANK_8_BB | RANK_7_BB | RANK_6_BB);
+    const bitboard_t flank_att = ei->att[us][0] & flank & camp;
+    kd[KD_FLANK] = popcount(flank_att) + popcount(flank_att & ei->att2[us]);
+    term(&t[T_KING], coef, W_FLANK_ATTACK, kd[KD_FLANK]);
     t[T_KING] += king_danger(kd, EvalW);
+    if (!(Flank[file_of(our_king)] & pos->by_type[PAWN]))
+        term(&t[T_KING], coef, W_PAWNLESS_FLANK, 1);
     for (int d = 1; d <= 4 && d <= kr; d++) {
         int r = us == WHITE ? kr - d : 7 - (kr - d);
         term(&t[T_KING], coef, W_STORM + d - 1, popcount(storm & rank_bb(r)));
@@ -534,7 +577,7 @@ static FORCE_INLINE int evaluate(const Position *pos, score_t *terms_w, score_t 
 #ifndef EVAL_MATERIAL_PST_ONLY
     int cx[CX_NB];
     complexity_features(pos, ei.passed, cx);
-    eg = complexity(eg, cx, EvalW);
+    complexity(&mg, &eg, cx, EvalW);
 #endif
     int strong = eg > 0 ? WHITE : BLACK;
     return finish(mg, eg, game_phase(pos), scale_factor(pos, strong), pos->side,
@@ -568,7 +611,7 @@ int eval_from_trace(const EvalTrace *tr, const score_t w[N_WEIGHTS])
     const score_t kw = king_danger(tr->kd[WHITE], w), kb = king_danger(tr->kd[BLACK], w);
     mg += mg_value(kw) - mg_value(kb);
     eg += eg_value(kw) - eg_value(kb);
-    eg = complexity(eg, tr->cx, w);
+    complexity(&mg, &eg, tr->cx, w);
     int strong = eg > 0 ? WHITE : BLACK;
     return finish(mg, eg, tr->phase, tr->scale[strong], tr->side, mg_value(w[W_TEMPO]));
 }
@@ -590,12 +633,16 @@ void eval_trace(const Position *pos, void (*print)(const char *line))
     }
     snprintf(line, sizeof line, "Phase: %d/24 (24 = middlegame)", game_phase(pos));
     print(line);
-    int eg = 0;
-    for (int i = 0; i < T_NB; i++)
+    int mg = 0, eg = 0;
+    for (int i = 0; i < T_NB; i++) {
+        mg += mg_value(tw[i] - tb[i]);
         eg += eg_value(tw[i] - tb[i]);
+    }
     EvalTrace tr;
     eval_position_traced(pos, &tr);
-    snprintf(line, sizeof line, "Endgame complexity: EG %d -> %d", eg, complexity(eg, tr.cx, EvalW));
+    int mg2 = mg, eg2 = eg;
+    complexity(&mg2, &eg2, tr.cx, EvalW);
+    snprintf(line, sizeof line, "Complexity: MG %d -> %d, EG %d -> %d", mg, mg2, eg, eg2);
     print(line);
     if (pos_is_dead(pos)) {
         print("Dead position: no sequence of legal moves can mate (5.2.2), scored 0");

@@ -31,7 +31,7 @@ static const char *const ShelterNames[] = {"side.1", "side.2", "side.3", "side.4
 static const char *const KdNames[] = {"bias",         "knights",      "bishops",    "rooks",
                                       "queens",       "zone_att",     "check.knight",
                                       "check.bishop", "check.rook",   "check.queen",
-                                      "weak",         "no_queen",     "open_files"};
+                                      "weak",         "no_queen",     "open_files", "flank"};
 
 static const char *const CxNames[] = {"bias",       "pawns",      "passed",
                                       "both_wings", "pawns_only", "outflanking"};
@@ -90,6 +90,16 @@ static const struct {
     {"threat_minor_weak", "W_THREAT_MINOR_WEAK", W_THREAT_MINOR_WEAK, 3, SUB_NAMES, PieceNames},
     {"threat_rook_weak", "W_THREAT_ROOK_WEAK", W_THREAT_ROOK_WEAK, 3, SUB_NAMES, PieceNames},
     {"threat_by_king", "W_THREAT_BY_KING", W_THREAT_BY_KING, 1, SUB_NONE, NULL},
+    {"restricted", "W_RESTRICTED", W_RESTRICTED, 1, SUB_NONE, NULL},
+    {"knight_on_queen", "W_KNIGHT_ON_QUEEN", W_KNIGHT_ON_QUEEN, 1, SUB_NONE, NULL},
+    {"slider_on_queen", "W_SLIDER_ON_QUEEN", W_SLIDER_ON_QUEEN, 1, SUB_NONE, NULL},
+    {"weak_queen_prot", "W_WEAK_QUEEN_PROT", W_WEAK_QUEEN_PROT, 1, SUB_NONE, NULL},
+    {"rook_queen_file", "W_ROOK_QUEEN_FILE", W_ROOK_QUEEN_FILE, 1, SUB_NONE, NULL},
+    {"long_diagonal", "W_LONG_DIAGONAL", W_LONG_DIAGONAL, 1, SUB_NONE, NULL},
+    {"trapped_rook", "W_TRAPPED_ROOK", W_TRAPPED_ROOK, 1, SUB_NONE, NULL},
+    {"queen_infiltration", "W_QUEEN_INFILTRATION", W_QUEEN_INFILTRATION, 1, SUB_NONE, NULL},
+    {"pawnless_flank", "W_PAWNLESS_FLANK", W_PAWNLESS_FLANK, 1, SUB_NONE, NULL},
+    {"flank_attack", "W_FLANK_ATTACK", W_FLANK_ATTACK, 1, SUB_NONE, NULL},
     {"king_danger", "W_KING_DANGER", W_KING_DANGER, KD_NB, SUB_NAMES, KdNames},
     {"complexity", "W_COMPLEXITY", W_COMPLEXITY, CX_NB, SUB_NAMES, CxNames},
     {"tempo", "W_TEMPO", W_TEMPO, 1, SUB_NONE, NULL},
@@ -285,16 +295,13 @@ static void parse_freeze(const char *list)
 }
 
 /* Entries no position can use stay as they are whatever --freeze says: pawns
- * on the first and last ranks, a supported pawn on the 2nd rank, the mg
- * halves of the complexity. */
+ * on the first and last ranks, a supported pawn on the 2nd rank. */
 static void freeze_impossible(void)
 {
     for (int sq = 0; sq < 64; sq++)
         if (sq < 8 || sq >= 56)
             Frozen[W_PSQT + sq][0] = Frozen[W_PSQT + sq][1] = true;
     Frozen[W_SUPPORTED][0] = Frozen[W_SUPPORTED][1] = true;
-    for (int k = 0; k < CX_NB; k++) /* the complexity uses the eg halves only */
-        Frozen[W_COMPLEXITY + k][0] = true;
 }
 
 /* ---- the data ---- */
@@ -503,6 +510,8 @@ typedef struct {
     double kd_slope[2]; /* d (colour c's king-danger mg score) / d (its danger); 0 when clamped */
     double eg_pass;     /* d (eg after the complexity) / d (eg before it): 1, or 0 when clamped */
     double cx_sign;     /* d (eg after the complexity) / d C: sign(eg), or 0 when clamped */
+    double mg_pass;     /* d (mg after the complexity) / d (mg before it): 1, or 0 when clamped */
+    double cm_sign;     /* d (mg after the complexity) / d M: sign(mg) when -|mg| < M < 0, else 0 */
     double kink;        /* how far (cp) the model is from a kink or a jump */
 } ModelInfo;
 
@@ -533,9 +542,24 @@ static double model_eval(const TunePos *p, const Coef *c, ModelInfo *mi)
         mg += side == WHITE ? q : -q;
         eg += side == WHITE ? e : -e;
     }
-    double cx = 0;
-    for (int k = 0; k < CX_NB; k++)
+    double cx = 0, cm = 0;
+    for (int k = 0; k < CX_NB; k++) {
         cx += W[W_COMPLEXITY + k][1] * p->cx[k];
+        cm += W[W_COMPLEXITY + k][0] * p->cx[k];
+    }
+    /* The middlegame complexity: kinks where M crosses 0 and where it
+     * starts to clamp; continuous as mg crosses 0. */
+    const double msign = mg > 0 ? 1 : mg < 0 ? -1 : 0;
+    if (fabs(cm) < mi->kink)
+        mi->kink = fabs(cm);
+    if (cm < 0 && fabs(cm + fabs(mg)) < mi->kink)
+        mi->kink = fabs(cm + fabs(mg));
+    if (cm >= 0)
+        mi->mg_pass = 1, mi->cm_sign = 0;
+    else if (cm > -fabs(mg))
+        mg += msign * cm, mi->mg_pass = 1, mi->cm_sign = msign;
+    else
+        mg = 0, mi->mg_pass = 0, mi->cm_sign = 0;
     const double sign = eg > 0 ? 1 : eg < 0 ? -1 : 0;
     /* The complexity jumps from -C to C as eg crosses 0 and has a kink
      * where it starts to clamp. */
@@ -579,10 +603,12 @@ static void *grad_worker(void *arg)
             continue;
         /* d loss / d eval, then the eval's derivative by each weight. */
         double de = 2.0 * (sg - t) * sg * (1.0 - sg) * dsig;
-        double dmg = de * p->phase / 24.0, deg_cx = de * s * (24 - p->phase) / 24.0;
-        double deg = deg_cx * mi.eg_pass; /* through the complexity */
-        for (int k = 0; k < CX_NB; k++)
+        double dmg_cx = de * p->phase / 24.0, deg_cx = de * s * (24 - p->phase) / 24.0;
+        double dmg = dmg_cx * mi.mg_pass, deg = deg_cx * mi.eg_pass; /* through the complexity */
+        for (int k = 0; k < CX_NB; k++) {
+            job->g[W_COMPLEXITY + k][0] += dmg_cx * mi.cm_sign * p->cx[k];
             job->g[W_COMPLEXITY + k][1] += deg_cx * mi.cx_sign * p->cx[k];
+        }
         for (int k = 0; k < p->count; k++) {
             job->g[c[k].idx][0] += dmg * c[k].coef;
             job->g[c[k].idx][1] += deg * c[k].coef;

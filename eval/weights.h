@@ -10,7 +10,7 @@
 
 /* The king danger (W_KING_DANGER): its number of features, the cap on the
  * danger and the divisor of its square. */
-enum { KD_NB = 13, KD_CAP = 1000, KD_DIV = 512 };
+enum { KD_NB = 14, KD_CAP = 1000, KD_DIV = 512 };
 /* The king danger's features, in the order of its weights: + 0..3 for the
  * attackers and the safe checks by piece type (knight to queen). */
 enum {
@@ -20,7 +20,8 @@ enum {
     KD_CHECKS,
     KD_WEAK = KD_CHECKS + 4,
     KD_NO_QUEEN,
-    KD_OPEN_FILES
+    KD_OPEN_FILES,
+    KD_FLANK
 };
 /* The endgame complexity (W_COMPLEXITY): its features, in the order of its
  * weights, and their number. */
@@ -106,7 +107,8 @@ enum {
      * squares attacked, summed over those pieces; + 6..9 safe checks by
      * knight, bishop, rook, queen; + 10 weak zone squares (as
      * W_KING_ZONE_WEAK); + 11 we have no queen (1); + 12 files at the king
-     * (its own and the neighbours) with no pawn of the king's side. */
+     * (its own and the neighbours) with no pawn of the king's side; + 13 the
+     * flank attacks (as W_FLANK_ATTACK). */
     /* Bishops: own pawns on squares of the bishop's colour. */
     W_BISHOP_PAWNS = W_CANDIDATE + 5,
     /* Knights and bishops with a pawn (either side's) right in front of them. */
@@ -124,15 +126,45 @@ enum {
     W_THREAT_MINOR_WEAK,
     W_THREAT_ROOK_WEAK = W_THREAT_MINOR_WEAK + 3,
     W_THREAT_BY_KING = W_THREAT_ROOK_WEAK + 3,
+    /* Squares the enemy attacks and we attack too, unless the enemy holds
+     * them strongly (a pawn, or more attackers than ours): their pieces' play
+     * is restricted there. */
+    W_RESTRICTED,
+    /* With one enemy queen: safe squares from which a knight of ours could
+     * attack it next move; safe squares, attacked twice by us, from which a
+     * bishop or rook of ours could (safe: not holding our pawns or king and
+     * not held strongly by the enemy). */
+    W_KNIGHT_ON_QUEEN,
+    W_SLIDER_ON_QUEEN,
+    /* Weak enemies (as W_THREAT_MINOR_WEAK) that their queen defends: a
+     * defender tied to them. */
+    W_WEAK_QUEEN_PROT,
+    /* Rooks on a file with a queen (either side's). */
+    W_ROOK_QUEEN_FILE,
+    /* Bishops that see two of the four centre squares through the pawns. */
+    W_LONG_DIAGONAL,
+    /* Rooks with at most 3 safe squares, on the king's side of the board
+     * away from the centre (shut in by their own king): 1, or 2 when the
+     * side can no longer castle. */
+    W_TRAPPED_ROOK,
+    /* Queens on the enemy half on a square no enemy pawn can ever attack. */
+    W_QUEEN_INFILTRATION,
+    /* The own king on a flank (its file's three or four files) with no pawns. */
+    W_PAWNLESS_FLANK,
+    /* Squares of the enemy king's flank on its side of the board (its ranks
+     * 1..5) that we attack, plus those we attack twice (also a king-danger
+     * feature). */
+    W_FLANK_ATTACK,
     W_KING_DANGER,
-    /* Endgame complexity, of the whole position, non-linear: the eg halves
+    /* Complexity, of the whole position, non-linear: the eg halves
      * times the features sum to C, and the endgame half of the evaluation
      * moves by C away from 0 (C > 0) or toward it, never past it:
      * eg += sign(eg) * max(C, -|eg|), before the scale. Features: + 0 a bias
      * (1); + 1 pawns on the board; + 2 passed pawns; + 3 pawns on both wings
      * (1); + 4 no pieces but kings and pawns (1); + 5 the kings'
-     * outflanking: file distance minus rank distance. The mg halves are
-     * unused (0). */
+     * outflanking: file distance minus rank distance. The mg halves times
+     * the features sum to M, which when negative moves the middlegame half
+     * toward 0, never past it: mg += sign(mg) * clamp(M, -|mg|, 0). */
     W_COMPLEXITY = W_KING_DANGER + KD_NB,
     /* For the side to move, added after the taper; only the mg half is used. */
     W_TEMPO = W_COMPLEXITY + CX_NB,
@@ -155,17 +187,25 @@ static inline score_t king_danger(const int *f, const score_t *w)
     return S(d * d / KD_DIV, e);
 }
 
-/* The endgame half eg moved by the complexity of features f[CX_NB] under
- * the weights w: shared by the evaluation and its rebuilding from a trace. */
-static inline int complexity(int eg, const int *f, const score_t *w)
+/* The halves *mg, *eg moved by the complexity of features f[CX_NB] under
+ * the weights w: shared by the evaluation and its rebuilding from a trace.
+ * The eg halves of w sum to C: eg moves by C away from 0 (C > 0) or toward
+ * it, never past it. The mg halves sum to M: when M < 0, mg moves by -M
+ * toward 0, never past it; a positive M does nothing. */
+static inline void complexity(int *mg, int *eg, const int *f, const score_t *w)
 {
-    int c = 0;
-    for (int k = 0; k < CX_NB; k++)
+    int m = 0, c = 0;
+    for (int k = 0; k < CX_NB; k++) {
+        m += mg_value(w[W_COMPLEXITY + k]) * f[k];
         c += eg_value(w[W_COMPLEXITY + k]) * f[k];
-    const int a = eg < 0 ? -eg : eg;
+    }
+    const int a = *eg < 0 ? -*eg : *eg;
     if (c < -a)
         c = -a;
-    return eg > 0 ? eg + c : eg < 0 ? eg - c : 0;
+    *eg = *eg > 0 ? *eg + c : *eg < 0 ? *eg - c : 0;
+    const int b = *mg < 0 ? -*mg : *mg;
+    m = m > 0 ? 0 : m < -b ? -b : m;
+    *mg = *mg > 0 ? *mg + m : *mg - m;
 }
 
 #endif

@@ -181,14 +181,21 @@ static int rebuild(const EvalTrace *tr)
         mg += (c == WHITE ? 1 : -1) * (d * d / 512);
         eg += c == WHITE ? e : -e;
     }
-    /* The complexity: eg moves by C away from 0, or toward it but not past. */
-    long cx = 0;
-    for (int k = 0; k < CX_NB; k++)
+    /* The complexity: eg moves by C away from 0, or toward it but not past;
+     * mg moves toward 0 by -M when M < 0, not past it. */
+    long cx = 0, cm = 0;
+    for (int k = 0; k < CX_NB; k++) {
         cx += (long)eg_value(EvalW[W_COMPLEXITY + k]) * tr->cx[k];
+        cm += (long)mg_value(EvalW[W_COMPLEXITY + k]) * tr->cx[k];
+    }
     if (eg > 0)
         eg = cx < -eg ? 0 : eg + cx;
     else if (eg < 0)
         eg = cx < eg ? 0 : eg - cx;
+    if (cm < 0 && mg > 0)
+        mg = mg + cm < 0 ? 0 : mg + cm;
+    else if (cm < 0 && mg < 0)
+        mg = mg - cm > 0 ? 0 : mg - cm;
     int scale = tr->scale[eg > 0 ? WHITE : BLACK];
     long egs = eg * scale / 64;
     long white = (mg * tr->phase + egs * (24 - tr->phase)) / 24;

@@ -196,8 +196,7 @@ Test(tune, the_gradient_matches_central_differences)
     for (; p; p = strstr(p + 1, "gradient check: "))
         if (sscanf(p, "gradient check: %d weight halves", &halves) == 1)
             break;
-    /* Every half of every weight but the impossible ones and the complexity's
-     * mg halves: more than 1000. */
+    /* Every half of every weight but the impossible ones: more than 1000. */
     cr_assert_gt(halves, 1000, "only %d weight halves checked", halves);
 }
 
