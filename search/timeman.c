@@ -36,9 +36,11 @@ TimeLimits tm_allocate(const ClockInfo *c, int us)
         base = avail / 35;
     tl.soft = base;
     /* The hard limit: several times the soft one, never more than a share of
-     * what is on the clock. */
+     * what is on the clock: 2/5, or 4/5 of what is left above the overhead
+     * on the last move of a period (the rest is a margin for a loaded
+     * machine: the time is used up then anyway). */
     int64_t cap = time - c->overhead - 5;
-    int64_t share = c->movestogo == 1 ? cap : time * 2 / 5;
+    int64_t share = c->movestogo == 1 ? cap * 4 / 5 : time * 2 / 5;
     tl.hard = min64(tl.soft * 5, share);
     tl.hard = max64(1, min64(tl.hard, cap));
     tl.soft = max64(1, min64(tl.soft, tl.hard));
