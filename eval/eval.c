@@ -131,11 +131,12 @@ static FORCE_INLINE void eval_pieces(const Position *pos, int us, EvalInfo *ei, 
     const bitboard_t their_zone = ei->zone[them];
     const bitboard_t rank7 = us == WHITE ? RANK_7_BB : RANK_2_BB;
     const bitboard_t rank8 = us == WHITE ? RANK_8_BB : RANK_1_BB;
-    /* Ranks 5..7 (relative) that no enemy pawn can ever attack, defended by an own pawn. */
+    /* The enemy half (relative ranks 5..8); the squares no enemy pawn can
+     * ever attack; outposts: those of ranks 5..7 an own pawn defends. */
     const bitboard_t enemy_half = us == WHITE ? RANK_5_BB | RANK_6_BB | RANK_7_BB | RANK_8_BB
                                               : RANK_4_BB | RANK_3_BB | RANK_2_BB | RANK_1_BB;
-    const bitboard_t outposts = enemy_half & ~rank8 & ei->att[us][PAWN]
-                              & ~pawn_attacks_bb(them, fill_forward(them, their_pawns));
+    const bitboard_t pawn_safe = ~pawn_attacks_bb(them, fill_forward(them, their_pawns));
+    const bitboard_t outposts = enemy_half & ~rank8 & pawn_safe & ei->att[us][PAWN];
     const bool seventh = (their_pawns & rank7) || (pos_pieces(pos, them, KING) & rank8);
     const int our_king = pos_king_sq(pos, us);
     int king_attackers = 0;
@@ -203,7 +204,7 @@ static FORCE_INLINE void eval_pieces(const Position *pos, int us, EvalInfo *ei, 
             }
             case QUEEN:
                 term(&t[T_MOBILITY], coef, W_MOB_QUEEN + mob, 1);
-                if (sq_bb(sq) & enemy_half & ~pawn_attacks_bb(them, fill_forward(them, their_pawns)))
+                if (sq_bb(sq) & enemy_half & pawn_safe)
                     term(&t[T_PIECES], coef, W_QUEEN_INFILTRATION, 1);
                 break;
             default: break;
