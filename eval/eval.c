@@ -365,7 +365,7 @@ static FORCE_INLINE void init_info(const Position *pos, EvalInfo *ei)
     }
 }
 
-/* The endgame-complexity features (weights.h, W_COMPLEXITY). */
+/* The complexity features (weights.h, W_COMPLEXITY). */
 static FORCE_INLINE void complexity_features(const Position *pos, bitboard_t passed, int *f)
 {
     const bitboard_t pawns = pos->by_type[PAWN];

@@ -13,7 +13,7 @@ typedef struct {
      * W_TEMPO, whose coefficient is +1 (White to move) or -1. */
     int coef[N_WEIGHTS];
     int kd[COLOR_NB][KD_NB]; /* king-danger features of each colour's attack (weights.h) */
-    int cx[CX_NB];           /* endgame-complexity features (weights.h) */
+    int cx[CX_NB];           /* complexity features (weights.h) */
     int phase;            /* 0 (pawn endings) .. 24 (all pieces) */
     int scale[COLOR_NB];  /* eg scale out of 64 when that colour is the stronger (eg > 0 White) */
     int side;             /* side to move */

@@ -321,7 +321,7 @@ typedef struct {
     int16_t score;  /* centipawns, White's view */
     float target;
     uint8_t kd[COLOR_NB][KD_NB]; /* king-danger features of each colour's attack */
-    int8_t cx[CX_NB];            /* endgame-complexity features */
+    int8_t cx[CX_NB];            /* complexity features */
 } TunePos;
 
 typedef struct {

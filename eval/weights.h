@@ -23,7 +23,7 @@ enum {
     KD_OPEN_FILES,
     KD_FLANK
 };
-/* The endgame complexity (W_COMPLEXITY): its features, in the order of its
+/* The complexity (W_COMPLEXITY): its features, in the order of its
  * weights, and their number. */
 enum { CX_BIAS, CX_PAWNS, CX_PASSED, CX_BOTH_WINGS, CX_PAWNS_ONLY, CX_OUTFLANKING, CX_NB };
 
