@@ -191,8 +191,7 @@ static FORCE_INLINE void eval_pieces(const Position *pos, int us, EvalInfo *ei, 
                     const int kf = file_of(our_king);
                     if ((kf < 4) == (file_of(sq) < kf))
                         term(&t[T_PIECES], coef, W_TRAPPED_ROOK,
-                             1 + !(pos_st(pos)->castling & (us == WHITE ? WHITE_OO | WHITE_OOO
-                                                                         : BLACK_OO | BLACK_OOO)));
+                             1 + !(pos_st(pos)->castling & castling_rights_of(us)));
                 }
                 if (!(fbb & pos->by_type[PAWN]))
                     term(&t[T_PIECES], coef, W_ROOK_OPEN, 1);

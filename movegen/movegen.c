@@ -177,7 +177,7 @@ static FORCE_INLINE int generate(const Position *pos, move_t *out, bool noisy, b
      * tested without the king and the castling rook on the board, which also
      * finds a rook that was shielding the king's target square (Chess960). */
     if (quiet && !checkers) {
-        int rights = st->castling & (us == WHITE ? WHITE_OO | WHITE_OOO : BLACK_OO | BLACK_OOO);
+        int rights = st->castling & castling_rights_of(us);
         while (rights) {
             int idx = lsb((bitboard_t)rights);
             rights &= rights - 1;

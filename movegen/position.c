@@ -169,7 +169,7 @@ static void add_castling_right(Position *pos, StateInfo *st, int c, int rsq)
     int rto = castle_rook_to(c, kingside);
     st->castling |= (uint8_t)(1 << idx);
     pos->castle_rook[idx] = (uint8_t)rsq;
-    pos->castle_mask[ksq] &= (uint8_t) ~(c == WHITE ? WHITE_OO | WHITE_OOO : BLACK_OO | BLACK_OOO);
+    pos->castle_mask[ksq] &= (uint8_t)~castling_rights_of(c);
     pos->castle_mask[rsq] &= (uint8_t) ~(1 << idx);
     pos->castle_path[idx] = (between_bb(ksq, kto) | sq_bb(kto) | between_bb(rsq, rto) | sq_bb(rto))
                             & ~(sq_bb(ksq) | sq_bb(rsq));

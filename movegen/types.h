@@ -54,6 +54,12 @@ enum {
 };
 enum { CR_WK, CR_WQ, CR_BK, CR_BQ, CR_INDEX_NB };
 
+/* Both castling rights of colour c. */
+static inline int castling_rights_of(int c)
+{
+    return c == WHITE ? WHITE_OO | WHITE_OOO : BLACK_OO | BLACK_OOO;
+}
+
 static inline int make_piece(int c, int pt) { return (c << 3) | pt; }
 static inline int piece_type(int p) { return p & 7; }
 static inline int piece_color(int p) { return p >> 3; }
