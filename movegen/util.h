@@ -1,0 +1,64 @@
+/* The small helpers every layer shares, one of each: a random generator
+ * (splitmix64), a monotonic clock, a tokenizer and a number parser. They sit
+ * at the bottom of the tree so that movegen, eval, search and the programs
+ * on top can all use them. */
+#ifndef ROKADE_UTIL_H
+#define ROKADE_UTIL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+/* ---- Random numbers (splitmix64) --------------------------------------- */
+
+/* splitmix64's output function: a bijective 64-bit mix of z. */
+static inline uint64_t mix64_finalize(uint64_t z)
+{
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* A hash of x: one splitmix64 step from state x. Used to derive seeds and
+ * per-position noise from keys. */
+static inline uint64_t mix64(uint64_t x) { return mix64_finalize(x + 0x9E3779B97F4A7C15ull); }
+
+/* The splitmix64 generator: steps the state and returns the next number.
+ * Any 64-bit state is a valid seed. */
+static inline uint64_t rng_next(uint64_t *state)
+{
+    *state += 0x9E3779B97F4A7C15ull;
+    return mix64_finalize(*state);
+}
+
+/* A uniform double in [0, 1) from 53 bits of x. */
+static inline double rng_unit(uint64_t x) { return (double)(x >> 11) / 9007199254740992.0; }
+
+/* ---- Clock -------------------------------------------------------------- */
+
+/* Monotonic milliseconds since an arbitrary start. */
+int64_t now_ms(void);
+
+/* ---- Text --------------------------------------------------------------- */
+
+/* A cursor over a line of whitespace-separated tokens. */
+typedef struct {
+    const char *p;
+} Tokens;
+
+/* Copies the next token into buf (at most len - 1 characters, always
+ * terminated) and returns its full length, which is >= len when it was
+ * truncated; 0 at the end of the line. */
+size_t tok_next(Tokens *t, char *buf, size_t len);
+/* The rest of the line after any whitespace (the cursor moves there). */
+const char *tok_rest(Tokens *t);
+
+/* A whole decimal integer in [min, max]: no sign-only, no trailing text, no
+ * overflow. False (out untouched) otherwise. */
+bool parse_int(const char *s, long long min, long long max, long long *out);
+/* A whole decimal integer of any size, for values that may lie out of a
+ * range the caller clamps to: false only when s is not a number at all.
+ * Values beyond long long saturate. */
+bool parse_int_saturating(const char *s, long long *out);
+
+#endif
