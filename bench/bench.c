@@ -6,10 +6,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "../search/level.h"
+#include "../movegen/util.h"
 #include "../search/search.h"
-#include "../search/timeman.h"
-#include "../search/tt.h"
 #include "positions.h"
 
 uint64_t bench_run(int depth, void (*print)(const char *line))
@@ -17,18 +15,16 @@ uint64_t bench_run(int depth, void (*print)(const char *line))
     if (depth <= 0)
         depth = BENCH_DEPTH;
     Position *pos = calloc(1, sizeof *pos);
-    if (!pos)
+    /* Its own instance: one thread, 16 MB, one line, full strength. */
+    Search *s = search_create(16, NULL);
+    if (!pos || !s) {
+        print("info string error: bench: out of memory");
+        free(pos);
+        search_destroy(s);
         return 0;
-    /* One thread, 16 MB, one line, full strength; all restored afterwards. */
-    size_t old_mb = tt_size_mb();
-    SearchOptions saved = *search_options();
-    search_set_threads(1);
-    tt_resize(16);
-    search_options()->multipv = 1;
-    search_options()->skill_level = LEVEL_FULL;
-    search_options()->limit_strength = false;
+    }
     uint64_t total = 0;
-    int64_t t0 = tm_now();
+    int64_t t0 = now_ms();
     char line[256], err[200];
     int n = (int)(sizeof BenchFens / sizeof BenchFens[0]);
     for (int i = 0; i < n; i++) {
@@ -38,18 +34,18 @@ uint64_t bench_run(int depth, void (*print)(const char *line))
             print(line);
             continue;
         }
-        search_clear();
-        move_t best;
-        int score;
-        uint64_t nodes = search_fixed_depth(pos, depth, &best, &score);
+        search_new_game(s);
+        SearchResult r;
+        search_position(s, pos, depth, 0, &r);
+        uint64_t nodes = r.nodes;
         char mv[8];
-        move_to_uci(pos, best, mv);
+        move_to_uci(pos, r.best, mv);
         snprintf(line, sizeof line, "info string bench %2d/%d: %10llu nodes  bestmove %s", i + 1, n,
                  (unsigned long long)nodes, mv);
         print(line);
         total += nodes;
     }
-    int64_t ms = tm_now() - t0;
+    int64_t ms = now_ms() - t0;
     free(pos);
     snprintf(line, sizeof line, "Total time (ms) : %lld", (long long)ms);
     print(line);
@@ -59,10 +55,6 @@ uint64_t bench_run(int depth, void (*print)(const char *line))
     snprintf(line, sizeof line, "Nodes searched  : %llu", (unsigned long long)total);
     print(line);
 
-    search_clear();
-    tt_resize(old_mb);
-    search_set_threads(saved.threads);
-    saved.threads = search_options()->threads;
-    *search_options() = saved;
+    search_destroy(s);
     return total;
 }

@@ -18,7 +18,7 @@
 #include "../movegen/packed.h"
 #include "../search/score.h"
 #include "../search/search.h"
-#include "../search/timeman.h"
+#include "../movegen/util.h"
 
 /* ------------------------------------------------------------------------ */
 /* Rules of the generated games                                             */
@@ -46,20 +46,6 @@ const char *const DatagenUsage[] = {
 
 /* ------------------------------------------------------------------------ */
 /* Options                                                                  */
-
-static uint64_t mix64(uint64_t x)
-{
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
-
-static uint64_t rng_next(uint64_t *state)
-{
-    *state += 0x9E3779B97F4A7C15ull;
-    return mix64(*state);
-}
 
 static bool next_word(const char **p, char *buf, size_t len)
 {
@@ -397,7 +383,7 @@ static void fail(Run *r, const char *msg)
 static void *worker_main(void *arg)
 {
     Run *r = arg;
-    Search *s = search_create(DATAGEN_TT_MB);
+    Search *s = search_create(DATAGEN_TT_MB, NULL);
     Game *g = calloc(1, sizeof *g); /* pos_set_startpos keeps g->pos.chess960: false */
     if (!s || !g)
         fail(r, "out of memory for a worker");
@@ -488,7 +474,7 @@ bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), Dat
     r->book = *opt->book ? &book : NULL;
     r->random = opt->random >= 0 ? opt->random : *opt->book ? 0 : DATAGEN_RANDOM;
     r->seed = opt->seed_given ? opt->seed
-                              : mix64((uint64_t)tm_now() ^ ((uint64_t)getpid() << 32))
+                              : mix64((uint64_t)now_ms() ^ ((uint64_t)getpid() << 32))
                                     & 0x7FFFFFFFFFFFFFFFull;
     r->out = out;
     pthread_mutex_init(&r->lock, NULL);
@@ -502,7 +488,7 @@ bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), Dat
         print(line);
     }
 
-    int64_t t0 = tm_now();
+    int64_t t0 = now_ms();
     int started = 0;
     pthread_mutex_lock(&r->lock);
     for (int i = 0; i < threads; i++)
@@ -512,7 +498,7 @@ bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), Dat
         }
     int64_t next_report = t0 + PROGRESS_MS;
     while (r->running > 0) {
-        int64_t now = tm_now();
+        int64_t now = now_ms();
         if (now >= next_report) {
             next_report = now + PROGRESS_MS;
             DatagenStats st = r->stats;
@@ -550,7 +536,7 @@ bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), Dat
         snprintf(err, errlen, "cannot write to '%s': %s", opt->out, strerror(errno));
         ok = false;
     }
-    r->stats.seconds = (double)(tm_now() - t0) / 1000.0;
+    r->stats.seconds = (double)(now_ms() - t0) / 1000.0;
     if (ok) {
         print_progress(print, &r->stats);
         if (print) {

@@ -19,8 +19,9 @@
 #include "../movegen/movegen.h"
 #include "../perft/perft.h"
 #include "../search/level.h"
+#include "../movegen/util.h"
 #include "../search/search.h"
-#include "../search/tt.h"
+#include "report.h"
 
 static pthread_mutex_t OutLock = PTHREAD_MUTEX_INITIALIZER;
 static Position *Root;
@@ -28,6 +29,8 @@ static bool Chess960;
 static bool Debug;
 static int MoveOverhead = 20;
 static bool Ponder;
+static Search *Searcher;  /* the engine's search instance */
+static UciReport Report;  /* its output */
 
 void uci_print(const char *fmt, ...)
 {
@@ -44,53 +47,9 @@ void uci_print(const char *fmt, ...)
 static void print_line(const char *line) { uci_print("%s", line); }
 
 /* ------------------------------------------------------------------------ */
-/* Tokenizer                                                                */
-
-typedef struct {
-    const char *p;
-} Tok;
-
-/* Next whitespace-separated token into buf; false at the end. A token longer
- * than the buffer is truncated (and then never matches a keyword). */
-static bool tok_next(Tok *t, char *buf, size_t len)
-{
-    while (*t->p && isspace((unsigned char)*t->p))
-        t->p++;
-    if (!*t->p)
-        return false;
-    size_t n = 0;
-    while (*t->p && !isspace((unsigned char)*t->p)) {
-        if (n + 1 < len)
-            buf[n++] = *t->p;
-        t->p++;
-    }
-    buf[n] = '\0';
-    return true;
-}
-
-static const char *tok_rest(Tok *t)
-{
-    while (*t->p && isspace((unsigned char)*t->p))
-        t->p++;
-    return t->p;
-}
-
-static bool parse_int(const char *s, long long min, long long max, long long *out)
-{
-    char *end;
-    if (!*s)
-        return false;
-    long long v = strtoll(s, &end, 10);
-    if (*end || v < min || v > max)
-        return false;
-    *out = v;
-    return true;
-}
-
-/* ------------------------------------------------------------------------ */
 /* position                                                                 */
 
-static void cmd_position(Tok *t)
+static void cmd_position(Tokens *t)
 {
     char word[64];
     Position *next = malloc(sizeof *next);
@@ -138,7 +97,7 @@ static void cmd_position(Tok *t)
         free(next);
         return;
     }
-    Tok mt = {rest};
+    Tokens mt = {rest};
     if (tok_next(&mt, word, sizeof word)) {
         if (strcmp(word, "moves") != 0) {
             uci_print("info string error: expected 'moves' after the position, got '%s' "
@@ -222,14 +181,14 @@ static double now_seconds(void)
 static void run_perft(const Position *pos, int depth)
 {
     double t0 = now_seconds();
-    uint64_t n = perft_divide(pos, depth, search_options()->threads, print_line);
+    uint64_t n = perft_divide(pos, depth, search_threads(Searcher), print_line);
     double el = now_seconds() - t0;
     uci_print("info string perft %d: %llu nodes in %.3f s, %.0f nodes/s", depth,
               (unsigned long long)n, el, el > 0 ? (double)n / el : 0.0);
 }
 
 /* "perft N [FEN]" from the shell or the loop. */
-static void cmd_perft(Tok *t)
+static void cmd_perft(Tokens *t)
 {
     char word[32];
     long long d;
@@ -252,7 +211,7 @@ static void cmd_perft(Tok *t)
         run_perft(Root, (int)d);
 }
 
-static void cmd_perftsuite(Tok *t)
+static void cmd_perftsuite(Tokens *t)
 {
     char path[1024], word[32];
     long long d = 5;
@@ -269,7 +228,7 @@ static void cmd_perftsuite(Tok *t)
             return;
         }
     }
-    int r = perft_suite(path, (int)d, c960, search_options()->threads, stdout);
+    int r = perft_suite(path, (int)d, c960, search_threads(Searcher), stdout);
     if (r < 0)
         uci_print("info string error: cannot read '%s'", path);
     else
@@ -290,7 +249,7 @@ static bool is_go_keyword(const char *w)
     return false;
 }
 
-static void cmd_go(Tok *t)
+static void cmd_go(Tokens *t)
 {
     SearchLimits lim;
     memset(&lim, 0, sizeof lim);
@@ -379,7 +338,7 @@ static void cmd_go(Tok *t)
                   (long long)lim.clock.time[WHITE], (long long)lim.clock.time[BLACK],
                   (long long)lim.clock.inc[WHITE], (long long)lim.clock.inc[BLACK],
                   lim.clock.movestogo, lim.infinite, lim.ponder, lim.searchmoves_count);
-    search_start(Root, &lim);
+    search_start(Searcher, Root, &lim);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -430,7 +389,7 @@ static long long max_hash_mb(void)
     return mb * 3 / 4;
 }
 
-static void cmd_setoption(Tok *t)
+static void cmd_setoption(Tokens *t)
 {
     char word[256], name[256] = "", value[256] = "";
     int mode = 0;
@@ -453,7 +412,7 @@ static void cmd_setoption(Tok *t)
     snprintf(lname, sizeof lname, "%s", name);
     for (char *c = lname; *c; c++)
         *c = (char)tolower((unsigned char)*c);
-    SearchOptions *o = search_options();
+    SearchOptions *o = search_options(Searcher);
     long long v;
     bool b;
     if (!*lname) {
@@ -463,14 +422,14 @@ static void cmd_setoption(Tok *t)
         if (spin_value("Hash", value, 1, 33554432, &v)) {
             if (v > max)
                 uci_print("info string error: Hash %lld MB is more than this machine can give "
-                          "(%lld MB); table kept at %zu MB", v, max, tt_size_mb());
-            else if (!tt_resize((size_t)v))
+                          "(%lld MB); table kept at %zu MB", v, max, search_hash_mb(Searcher));
+            else if (!search_set_hash(Searcher, (size_t)v))
                 uci_print("info string error: cannot allocate %lld MB; table kept at %zu MB", v,
-                          tt_size_mb());
+                          search_hash_mb(Searcher));
         }
     } else if (!strcmp(lname, "threads")) {
-        if (spin_value("Threads", value, 1, 256, &v) && !search_set_threads((int)v))
-            uci_print("info string error: could only start %d threads", o->threads);
+        if (spin_value("Threads", value, 1, 256, &v) && !search_set_threads(Searcher, (int)v))
+            uci_print("info string error: could only start %d threads", search_threads(Searcher));
     } else if (!strcmp(lname, "multipv")) {
         if (spin_value("MultiPV", value, 1, 256, &v))
             o->multipv = (int)v;
@@ -487,7 +446,7 @@ static void cmd_setoption(Tok *t)
         if (spin_value("Move Overhead", value, 0, 5000, &v))
             MoveOverhead = (int)v;
     } else if (!strcmp(lname, "clear hash")) {
-        search_clear();
+        search_new_game(Searcher);
     } else if (!strcmp(lname, "ponder") || !strcmp(lname, "uci_chess960")
                || !strcmp(lname, "uci_showwdl") || !strcmp(lname, "uci_limitstrength")) {
         if (!parse_bool(value, &b)) {
@@ -498,7 +457,7 @@ static void cmd_setoption(Tok *t)
         if (!strcmp(lname, "ponder"))
             Ponder = b;
         else if (!strcmp(lname, "uci_showwdl"))
-            o->show_wdl = b;
+            Report.show_wdl = b;
         else if (!strcmp(lname, "uci_limitstrength"))
             o->limit_strength = b;
         else {
@@ -556,7 +515,7 @@ static void cmd_help(void)
         uci_print("%s", Lines[i]);
 }
 
-static void cmd_bench(Tok *t)
+static void cmd_bench(Tokens *t)
 {
     char word[32];
     long long d = 0;
@@ -571,7 +530,7 @@ static void cmd_bench(Tok *t)
  * in err. */
 static bool run_datagen(const char *args, char *err, size_t errlen)
 {
-    Tok t = {args};
+    Tokens t = {args};
     char word[16];
     if (tok_next(&t, word, sizeof word) && !strcmp(word, "help") && !*tok_rest(&t)) {
         for (int i = 0; DatagenUsage[i]; i++)
@@ -587,7 +546,7 @@ static bool run_datagen(const char *args, char *err, size_t errlen)
     return datagen_run(&opt, print_line, NULL, err, errlen);
 }
 
-static void cmd_datagen(Tok *t)
+static void cmd_datagen(Tokens *t)
 {
     char err[1400];
     if (!run_datagen(tok_rest(t), err, sizeof err))
@@ -596,7 +555,7 @@ static void cmd_datagen(Tok *t)
 
 int uci_shell_command(const char *line)
 {
-    Tok t = {line};
+    Tokens t = {line};
     char cmd[64];
     if (tok_next(&t, cmd, sizeof cmd) && !strcmp(cmd, "datagen")) {
         char err[1400];
@@ -611,7 +570,7 @@ int uci_shell_command(const char *line)
 
 bool uci_command(const char *line)
 {
-    Tok t = {line};
+    Tokens t = {line};
     char cmd[64];
     if (!tok_next(&t, cmd, sizeof cmd)) {
         uci_print("info string error: empty line (ignored)");
@@ -624,20 +583,20 @@ bool uci_command(const char *line)
         return true;
     }
     if (!strcmp(cmd, "stop")) {
-        if (!search_running())
+        if (!search_running(Searcher))
             uci_print("info string error: stop: no search is running");
-        search_stop();
+        search_stop(Searcher);
         return true;
     }
     if (!strcmp(cmd, "ponderhit")) {
-        if (!search_is_unbounded())
+        if (!search_is_unbounded(Searcher))
             uci_print("info string error: ponderhit: no ponder search is running");
-        search_ponderhit();
+        search_ponderhit(Searcher);
         return true;
     }
     if (!strcmp(cmd, "quit")) {
-        search_stop();
-        search_wait();
+        search_stop(Searcher);
+        search_wait(Searcher);
         return false;
     }
     if (!strcmp(cmd, "debug")) {
@@ -669,13 +628,13 @@ bool uci_command(const char *line)
         return true;
     }
     /* The rest waits for a finite search; an endless one must be stopped first. */
-    if (search_is_unbounded()) {
+    if (search_is_unbounded(Searcher)) {
         uci_print("info string error: '%s' ignored: a search is running (send stop first)", cmd);
         return true;
     }
-    search_wait();
+    search_wait(Searcher);
     if (!strcmp(cmd, "ucinewgame"))
-        search_clear();
+        search_new_game(Searcher);
     else if (!strcmp(cmd, "position"))
         cmd_position(&t);
     else if (!strcmp(cmd, "go"))
@@ -706,7 +665,11 @@ void uci_init(void)
         exit(1);
     }
     pos_set_startpos(Root);
-    search_init(print_line);
+    SearchReporter rep = report_callbacks(&Report);
+    if (!report_init(&Report, print_line) || !(Searcher = search_create(16, &rep))) {
+        fprintf(stderr, "rokade: cannot allocate the hash table or start the search thread\n");
+        exit(1);
+    }
 }
 
 void uci_loop(void)
@@ -730,16 +693,18 @@ void uci_finish(void)
 {
     /* End of input: a finite search finishes and prints its bestmove; an
      * endless one is stopped. */
-    if (search_is_unbounded())
-        search_stop();
-    search_wait();
+    if (search_is_unbounded(Searcher))
+        search_stop(Searcher);
+    search_wait(Searcher);
 }
 
 const Position *uci_position(void) { return Root; }
 
 void uci_shutdown(void)
 {
-    search_shutdown();
+    search_destroy(Searcher);
+    Searcher = NULL;
+    report_free(&Report);
     free(Root);
     Root = NULL;
 }

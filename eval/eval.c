@@ -467,23 +467,13 @@ static int finish(int mg, int eg, int ph, int scale, int side, int tempo)
 }
 
 /* The pawn hash: eval_pawns of both sides (White's minus Black's) and the
- * passed pawns, by pawn key, one table per thread. A zeroed entry is right
+ * passed pawns, by pawn key, in the caller's table. A zeroed entry is right
  * for key 0, the position without pawns. */
-typedef struct {
-    uint64_t key;
-    bitboard_t passed;
-    score_t score;
-} PawnEntry;
-
-enum { PAWN_HASH_SIZE = 1 << 13 };
-
 #ifndef EVAL_MATERIAL_PST_ONLY
-static _Thread_local PawnEntry PawnHash[PAWN_HASH_SIZE];
-
-static FORCE_INLINE bitboard_t probe_pawns(const Position *pos, score_t *score)
+static FORCE_INLINE bitboard_t probe_pawns(const Position *pos, PawnTable *pawns, score_t *score)
 {
     const uint64_t key = pos_st(pos)->pawn_key;
-    PawnEntry *e = &PawnHash[key & (PAWN_HASH_SIZE - 1)];
+    PawnEntry *e = &pawns->entries[key & (PAWN_HASH_SIZE - 1)];
     if (e->key != key) {
         score_t pw[T_NB] = {0}, pb[T_NB] = {0};
         e->key = key;
@@ -517,9 +507,9 @@ static FORCE_INLINE score_t material_pst(const Position *pos)
 
 /* Inlined into each caller, so that eval_position's copy is compiled with
  * tr == NULL and has no trace code left. The pawn hash serves only the plain
- * evaluation (pawn_hash, with no trace and no table of terms). */
+ * evaluation (a pawn table given, with no trace and no table of terms). */
 static FORCE_INLINE int evaluate(const Position *pos, score_t *terms_w, score_t *terms_b,
-                                 EvalTrace *tr, bool pawn_hash)
+                                 EvalTrace *tr, PawnTable *pawns)
 {
     score_t tw[T_NB] = {0}, tb[T_NB] = {0};
     score_t total = 0;
@@ -549,12 +539,12 @@ static FORCE_INLINE int evaluate(const Position *pos, score_t *terms_w, score_t 
             tr->fixed = -tr->fixed;
     } else {
 #ifdef EVAL_MATERIAL_PST_ONLY
-        (void)pawn_hash, (void)ei;
+        (void)pawns, (void)ei;
         total = material_pst(pos);
 #else
         init_info(pos, &ei);
-        if (pawn_hash)
-            ei.passed = probe_pawns(pos, &total);
+        if (pawns)
+            ei.passed = probe_pawns(pos, pawns, &total);
         else
             ei.passed = eval_pawns(pos, WHITE, tw, NULL) | eval_pawns(pos, BLACK, tb, NULL);
         eval_pieces(pos, WHITE, &ei, tw, NULL);
@@ -584,16 +574,14 @@ static FORCE_INLINE int evaluate(const Position *pos, score_t *terms_w, score_t 
                   mg_value(EvalW[W_TEMPO]));
 }
 
-int eval_position(const Position *pos) { return evaluate(pos, NULL, NULL, NULL, true); }
-
-int eval_position_no_pawn_hash(const Position *pos)
+int eval_position(const Position *pos, PawnTable *pawns)
 {
-    return evaluate(pos, NULL, NULL, NULL, false);
+    return evaluate(pos, NULL, NULL, NULL, pawns);
 }
 
 int eval_position_traced(const Position *pos, EvalTrace *tr)
 {
-    return evaluate(pos, NULL, NULL, tr, false);
+    return evaluate(pos, NULL, NULL, tr, NULL);
 }
 
 int eval_from_trace(const EvalTrace *tr, const score_t w[N_WEIGHTS])
@@ -620,7 +608,7 @@ void eval_trace(const Position *pos, void (*print)(const char *line))
 {
     score_t tw[T_NB], tb[T_NB];
     char line[160];
-    int v = evaluate(pos, tw, tb, NULL, false);
+    int v = evaluate(pos, tw, tb, NULL, NULL);
     print("      Term      |    White    |    Black    |    Total");
     print("                |   MG    EG  |   MG    EG  |   MG    EG");
     print("----------------+-------------+-------------+------------");

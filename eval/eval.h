@@ -10,7 +10,22 @@ typedef int32_t score_t;
 static inline int mg_value(score_t s) { return (int16_t)(uint16_t)(uint32_t)s; }
 static inline int eg_value(score_t s) { return (int16_t)(uint16_t)((uint32_t)(s + 0x8000) >> 16); }
 
-int eval_position(const Position *pos);
+/* The pawn structure's score and passed pawns by pawn key: each search
+ * thread has one (a zeroed table is empty and valid). */
+typedef struct {
+    uint64_t key;
+    bitboard_t passed;
+    score_t score;
+} PawnEntry;
+
+enum { PAWN_HASH_SIZE = 1 << 13 };
+
+typedef struct {
+    PawnEntry entries[PAWN_HASH_SIZE];
+} PawnTable;
+
+/* The evaluation; pawns caches the pawn structure (NULL: computed afresh). */
+int eval_position(const Position *pos, PawnTable *pawns);
 /* Material values (middlegame) by piece type, for SEE and move ordering. */
 extern const int PieceValue[PIECE_TYPE_NB];
 /* Prints the terms of the evaluation, one line per call of `print`. */

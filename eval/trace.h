@@ -24,8 +24,6 @@ typedef struct {
 
 /* eval_position, filling *tr. */
 int eval_position_traced(const Position *pos, EvalTrace *tr);
-/* eval_position without the pawn hash (tests: the two must agree). */
-int eval_position_no_pawn_hash(const Position *pos);
 /* The evaluation rebuilt from a trace and weights, with eval_position's
  * integer rounding: equal to eval_position when w is EvalW. */
 int eval_from_trace(const EvalTrace *tr, const score_t w[N_WEIGHTS]);

@@ -72,7 +72,7 @@ int level_pick(const Level *lv, const int *scores, int n, uint64_t seed)
         w[i] = scores[i] <= SCORE_MATED_IN_MAX ? 0.0 : exp(-(double)loss / lv->temperature);
         total += w[i];
     }
-    double r = (double)(level_mix(seed) >> 11) / 9007199254740992.0 * total;
+    double r = rng_unit(mix64(seed)) * total;
     for (int i = 0; i < m; i++) {
         if (r < w[i])
             return i;

@@ -10,6 +10,8 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+#include "../movegen/util.h"
+
 enum { LEVEL_FULL = 20, LEVEL_CANDIDATES = 4, LEVEL_ELO_MIN = 1000, LEVEL_ELO_MAX = 2800 };
 
 typedef struct {
@@ -26,19 +28,10 @@ typedef struct {
 double level_strength(int skill_level, bool limit_strength, int elo);
 Level level_make(double strength);
 
-/* A 64-bit mix (splitmix64 finaliser). */
-static inline uint64_t level_mix(uint64_t x)
-{
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
-
 /* The noise for the position with this key: in [-noise, +noise]. */
 static inline int level_noise(const Level *lv, uint64_t key, uint64_t seed)
 {
-    return (int)(level_mix(key ^ seed) % (uint64_t)(2 * lv->noise + 1)) - lv->noise;
+    return (int)(mix64(key ^ seed) % (uint64_t)(2 * lv->noise + 1)) - lv->noise;
 }
 
 /* Picks one of n root moves, scores[0] the best (centipawns; n >= 1), by the

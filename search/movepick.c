@@ -1,9 +1,9 @@
 /* Move picker stages and scoring. */
 #include "movepick.h"
 
-#include "../eval/eval.h"
 #include "../movegen/movegen.h"
 #include "see.h"
+#include "tunables.h"
 
 enum {
     ST_TT,
@@ -23,7 +23,7 @@ static bool is_noisy(const Position *pos, move_t m)
     return pos_is_capture(pos, m) || move_kind(m) == MOVE_PROMOTION;
 }
 
-void mp_init(MovePicker *mp, const Position *pos, const History *hist, const ContHist *cont[2],
+void mp_init(MovePicker *mp, const Position *pos, const History *hist, ContHist *const cont[2],
              move_t tt_move, const move_t killers[2], move_t counter, bool qsearch)
 {
     mp->pos = pos;
@@ -31,7 +31,6 @@ void mp_init(MovePicker *mp, const Position *pos, const History *hist, const Con
     mp->cont[0] = cont ? cont[0] : NULL;
     mp->cont[1] = cont ? cont[1] : NULL;
     mp->qsearch = qsearch;
-    mp->skip_quiets = false;
     mp->killers[0] = killers ? killers[0] : MOVE_NONE;
     mp->killers[1] = killers ? killers[1] : MOVE_NONE;
     mp->counter = counter;
@@ -49,30 +48,20 @@ static void score_noisy(MovePicker *mp)
     const Position *pos = mp->pos;
     for (int i = mp->cur; i < mp->end; i++) {
         move_t m = mp->moves[i];
-        int from = move_from(m), to = move_to(m);
-        int victim = capture_victim(pos, m);
-        int s = 16 * PieceValue[victim];
+        /* Most valuable victim first, queen promotions with them, other
+         * promotions last; then the capture history. */
+        int s = 16 * SeeValue[capture_victim(pos, m)];
         if (move_kind(m) == MOVE_PROMOTION)
             s += move_promo(m) == QUEEN ? 16 * 900 : -30000;
-        s += mp->hist->capture[pos->board[from]][to][victim] / 16;
+        s += hist_capture(mp->hist, pos, m) / MP_CAPHIST_DIV;
         mp->scores[i] = s;
     }
 }
 
 static void score_quiet(MovePicker *mp)
 {
-    const Position *pos = mp->pos;
-    const int us = pos->side;
-    for (int i = mp->cur; i < mp->end; i++) {
-        move_t m = mp->moves[i];
-        int pc = pos->board[move_from(m)], to = move_to(m);
-        int s = mp->hist->butterfly[us][butterfly_index(m)];
-        if (mp->cont[0])
-            s += mp->cont[0][0][pc][to];
-        if (mp->cont[1])
-            s += mp->cont[1][0][pc][to];
-        mp->scores[i] = s;
-    }
+    for (int i = mp->cur; i < mp->end; i++)
+        mp->scores[i] = hist_quiet(mp->hist, mp->cont, mp->pos, mp->moves[i]);
 }
 
 /* Moves the best remaining move to position cur and returns it. */
@@ -135,7 +124,7 @@ move_t mp_next(MovePicker *mp)
                 move_t m = pick_best(mp);
                 if (m == mp->tt_move)
                     continue;
-                if (!mp->qsearch && !see_ge(pos, m, -mp->scores[mp->cur - 1] / 64)) {
+                if (!mp->qsearch && !see_ge(pos, m, -mp->scores[mp->cur - 1] / MP_GOOD_SEE_DIV)) {
                     mp->bad[mp->bad_end++] = m;
                     continue;
                 }
@@ -149,26 +138,24 @@ move_t mp_next(MovePicker *mp)
             break;
         case ST_KILLER1:
             mp->stage = ST_KILLER2;
-            if (!mp->skip_quiets && usable_quiet(mp, mp->killers[0]))
+            if (usable_quiet(mp, mp->killers[0]))
                 return mp->killers[0];
             break;
         case ST_KILLER2:
             mp->stage = ST_COUNTER;
-            if (!mp->skip_quiets && mp->killers[1] != mp->killers[0]
+            if (mp->killers[1] != mp->killers[0]
                 && usable_quiet(mp, mp->killers[1]))
                 return mp->killers[1];
             break;
         case ST_COUNTER:
             mp->stage = ST_GEN_QUIET;
-            if (!mp->skip_quiets && mp->counter != mp->killers[0] && mp->counter != mp->killers[1]
+            if (mp->counter != mp->killers[0] && mp->counter != mp->killers[1]
                 && usable_quiet(mp, mp->counter))
                 return mp->counter;
             break;
         case ST_GEN_QUIET: {
             mp->stage = ST_QUIET;
             mp->cur = mp->end = 0;
-            if (mp->skip_quiets)
-                break;
             MoveList list;
             list.count = 0;
             gen_moves(pos, &list, GEN_QUIET);
@@ -179,7 +166,7 @@ move_t mp_next(MovePicker *mp)
             break;
         }
         case ST_QUIET:
-            if (!mp->skip_quiets && mp->cur < mp->end)
+            if (mp->cur < mp->end)
                 return pick_best(mp);
             mp->stage = ST_BAD_NOISY;
             mp->cur = 0;

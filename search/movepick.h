@@ -10,18 +10,19 @@
 typedef struct {
     const Position *pos;
     const History *hist;
-    const ContHist *cont[2]; /* 1 and 2 plies back (may be NULL) */
+    ContHist *cont[2]; /* 1 and 2 plies back (may be NULL) */
     move_t tt_move, killers[2], counter;
     int stage;
-    bool qsearch, skip_quiets;
-    int see_threshold;
+    bool qsearch;
     int cur, end, bad_end;
     move_t moves[MAX_MOVES];
     int scores[MAX_MOVES];
     move_t bad[MAX_MOVES];
 } MovePicker;
 
-void mp_init(MovePicker *mp, const Position *pos, const History *hist, const ContHist *cont[2],
+/* cont: the continuation histories of the moves 1 and 2 plies back (NULL:
+ * none); killers may be NULL. The picker only reads the histories. */
+void mp_init(MovePicker *mp, const Position *pos, const History *hist, ContHist *const cont[2],
              move_t tt_move, const move_t killers[2], move_t counter, bool qsearch);
 /* The next move, or MOVE_NONE when done. */
 move_t mp_next(MovePicker *mp);

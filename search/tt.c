@@ -1,5 +1,4 @@
-/* Transposition table storage, replacement and hashfull; the default table
- * used by the UCI engine. */
+/* Transposition table storage, replacement and hashfull. */
 #include "tt.h"
 
 #include <limits.h>
@@ -8,8 +7,6 @@
 #include <string.h>
 
 #include "score.h"
-
-static TT Default;
 
 /* gen_bound: the generation in the high five bits, the PV flag, the bound. */
 enum { BOUND_MASK = 3, PV_BIT = 4, GEN_STEP = 8, GEN_MASK = 0xF8 };
@@ -193,27 +190,4 @@ int tt_table_hashfull(const TT *tt)
                 && (LD(tt->table[i].entries[j].gen_bound) & GEN_MASK) == tt->generation)
                 used++;
     return n ? (int)(used * 1000 / (3 * (int)n)) : 0;
-}
-
-/* ------------------------------------------------------------------------ */
-/* The default table                                                        */
-
-TT *tt_default(void) { return &Default; }
-bool tt_resize(size_t mb) { return tt_table_resize(&Default, mb); }
-size_t tt_size_mb(void) { return Default.size_mb; }
-void tt_clear(int threads) { tt_table_clear(&Default, threads); }
-void tt_free(void) { tt_table_free(&Default); }
-void tt_new_search(void) { tt_table_new_search(&Default); }
-void tt_prefetch(uint64_t key) { tt_table_prefetch(&Default, key); }
-int tt_hashfull(void) { return tt_table_hashfull(&Default); }
-
-bool tt_probe(uint64_t key, int ply, TTData *out)
-{
-    return tt_table_probe(&Default, key, ply, out);
-}
-
-void tt_store(uint64_t key, int ply, move_t move, int score, int eval, int depth, int bound,
-              bool pv)
-{
-    tt_table_store(&Default, key, ply, move, score, eval, depth, bound, pv);
 }

@@ -37,8 +37,7 @@ typedef struct {
     bool pv; /* the entry was stored by a PV node or one that had been */
 } TTData;
 
-/* A table. Each search instance points to one; the functions without a
- * table argument work on the default table (the one of the UCI engine). */
+/* A table; each search instance owns one. */
 typedef struct TT {
     TTBucket *table;
     size_t bucket_count;
@@ -59,18 +58,5 @@ void tt_table_store(TT *tt, uint64_t key, int ply, move_t move, int score, int e
 void tt_table_prefetch(const TT *tt, uint64_t key);
 /* Used entries of this generation, per mille, sampled on the first 1000 buckets. */
 int tt_table_hashfull(const TT *tt);
-
-/* The default table. */
-TT *tt_default(void);
-bool tt_resize(size_t mb);
-void tt_clear(int threads);
-void tt_free(void);
-void tt_new_search(void);
-bool tt_probe(uint64_t key, int ply, TTData *out);
-void tt_store(uint64_t key, int ply, move_t move, int score, int eval, int depth, int bound,
-              bool pv);
-void tt_prefetch(uint64_t key);
-int tt_hashfull(void);
-size_t tt_size_mb(void);
 
 #endif

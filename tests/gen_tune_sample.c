@@ -29,7 +29,8 @@ static unsigned rnd(unsigned n)
     return (unsigned)((Rng >> 32) % n);
 }
 
-static void no_output(const char *line) { (void)line; }
+/* The generator's search: one thread, 16 MB, silent. */
+static Search *S;
 
 /* A start: a bench position or the start position, then random plies. False
  * if the random plies ended the game. */
@@ -60,7 +61,7 @@ static void play_game(Position *pos, PackedPos *rec, size_t *n, size_t max)
 {
     size_t first = *n;
     int result = RESULT_DRAW, winning = 0, streak = 0;
-    search_clear();
+    search_new_game(S);
     for (int ply = 0; ply < MAX_GAME_PLIES; ply++) {
         GameState gs = pos_game_state(pos);
         if (gs == GAME_CHECKMATE) {
@@ -69,9 +70,10 @@ static void play_game(Position *pos, PackedPos *rec, size_t *n, size_t max)
         }
         if (gs != GAME_ONGOING)
             break;
-        move_t best;
-        int score;
-        search_fixed_depth(pos, DEPTH, &best, &score);
+        SearchResult r;
+        search_position(S, pos, DEPTH, 0, &r);
+        move_t best = r.best;
+        int score = r.score;
         int white = pos->side == WHITE ? score : -score;
         if (*n < max && !pos_in_check(pos)
             && packed_from_position(pos, white, RESULT_DRAW, &rec[*n]))
@@ -101,7 +103,11 @@ int main(int argc, char **argv)
         return 2;
     }
     movegen_init();
-    search_init(no_output);
+    S = search_create(16, NULL);
+    if (!S) {
+        fprintf(stderr, "gen_tune_sample: cannot create the search\n");
+        return 1;
+    }
     PackedPos *rec = calloc(max, sizeof *rec);
     Position *pos = calloc(1, sizeof *pos);
     if (!rec || !pos) {
@@ -121,7 +127,7 @@ int main(int argc, char **argv)
         if (n > before)
             wins[rec[before].b[30]]++;
     }
-    search_shutdown();
+    search_destroy(S);
     FILE *f = fopen(argv[1], "wb");
     if (!f || fwrite(rec, sizeof *rec, n, f) != n || fclose(f)) {
         fprintf(stderr, "gen_tune_sample: cannot write %s\n", argv[1]);

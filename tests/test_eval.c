@@ -54,7 +54,7 @@ static int eval_fen(const char *fen, bool c960)
     Position *pos = calloc(1, sizeof *pos);
     char err[200];
     cr_assert(pos_set_fen(pos, fen, c960, err, sizeof err), "%s: %s", fen, err);
-    int v = eval_position(pos);
+    int v = eval_position(pos, NULL);
     free(pos);
     return v;
 }
@@ -218,17 +218,21 @@ typedef struct {
     int cx_nonzero[CX_NB];  /* positions where a complexity feature is not 0 */
 } TraceStats;
 
+/* The pawn table of the trace checks (a search thread has one). */
+static PawnTable Pawns;
+
 static void check_trace(Position *pos, TraceStats *st)
 {
     EvalTrace tr, mtr;
     char fen[128], mir[160], err[200];
-    int v = eval_position(pos);
+    int v = eval_position(pos, &Pawns);
     pos_get_fen(pos, fen, sizeof fen);
     /* The pawn hash changes nothing, whether the entry was just written or
      * found (the second call always finds it). */
-    cr_assert_eq(eval_position_no_pawn_hash(pos), v, "%s: %d without the pawn hash, %d with it",
-                 fen, eval_position_no_pawn_hash(pos), v);
-    cr_assert_eq(eval_position(pos), v, "%s: %d then %d", fen, v, eval_position(pos));
+    cr_assert_eq(eval_position(pos, NULL), v, "%s: %d without the pawn hash, %d with it", fen,
+                 eval_position(pos, NULL), v);
+    cr_assert_eq(eval_position(pos, &Pawns), v, "%s: %d then %d", fen, v,
+                 eval_position(pos, &Pawns));
     memset(&tr, 0x5a, sizeof tr); /* every field must be written */
     int vt = eval_position_traced(pos, &tr);
     cr_assert_eq(vt, v, "%s: traced eval %d, eval %d", fen, vt, v);

@@ -14,16 +14,28 @@
 #include "../search/timeman.h"
 #include "../search/tt.h"
 
-static void quiet_out(const char *line) { (void)line; }
+#include "../movegen/util.h"
+
+/* The instance of the tests that need one: one thread, 16 MB, silent. */
+static Search *S;
 
 static void setup(void)
 {
-    static bool done;
     movegen_init();
-    if (!done) {
-        search_init(quiet_out);
-        done = true;
+    if (!S) {
+        S = search_create(16, NULL);
+        cr_assert_not_null(S);
     }
+}
+
+/* A search of p to `depth` from a new game; returns the nodes. */
+static uint64_t fixed_depth(Position *p, int depth, move_t *best, int *score)
+{
+    SearchResult r;
+    search_position(S, p, depth, 0, &r);
+    *best = r.best;
+    *score = r.score;
+    return r.nodes;
 }
 
 TestSuite(search, .init = setup);
@@ -39,8 +51,8 @@ static Position *fen(const char *f)
 static int search_score(Position *p, int depth, move_t *best)
 {
     int score;
-    search_clear();
-    search_fixed_depth(p, depth, best, &score);
+    search_new_game(S);
+    fixed_depth(p, depth, best, &score);
     return score;
 }
 
@@ -129,11 +141,11 @@ static void plays_to_mate(const char *f, int depth)
 {
     Position *p = fen(f);
     int plies = 0;
-    search_clear();
+    search_new_game(S);
     while (pos_game_state(p) == GAME_ONGOING && plies < 100) {
         move_t best;
         int score;
-        search_fixed_depth(p, depth, &best, &score);
+        fixed_depth(p, depth, &best, &score);
         cr_assert_neq(best, MOVE_NONE);
         pos_make_game_move(p, best);
         plies++;
@@ -180,21 +192,23 @@ Test(search, see_values)
 
 Test(search, tt_mate_scores_are_ply_relative)
 {
-    tt_clear(1);
+    TT table = {0}, *tt = &table;
+    cr_assert(tt_table_resize(tt, 1));
     uint64_t key = 0x123456789ABCDEF0ULL;
     /* Mate in 5 plies from a node at ply 3 = mate_in(8) from the root. */
-    tt_store(key, 3, move_make(SQ_E2, SQ_E4), mate_in(8), 10, 7, BOUND_EXACT, true);
+    tt_table_store(tt, key, 3, move_make(SQ_E2, SQ_E4), mate_in(8), 10, 7, BOUND_EXACT, true);
     TTData d;
-    cr_assert(tt_probe(key, 5, &d));
+    cr_assert(tt_table_probe(tt, key, 5, &d));
     cr_expect_eq(d.score, mate_in(10));
     cr_expect_eq(d.move, move_make(SQ_E2, SQ_E4));
     cr_expect_eq(d.depth, 7);
     cr_expect_eq(d.bound, BOUND_EXACT);
-    tt_store(key, 2, MOVE_NONE, mated_in(6), 10, 9, BOUND_EXACT, true);
-    cr_assert(tt_probe(key, 4, &d));
+    tt_table_store(tt, key, 2, MOVE_NONE, mated_in(6), 10, 9, BOUND_EXACT, true);
+    cr_assert(tt_table_probe(tt, key, 4, &d));
     cr_expect_eq(d.score, mated_in(8));
     cr_expect_eq(d.move, move_make(SQ_E2, SQ_E4), "a stored move is kept when none is given");
-    cr_expect(!tt_probe(key ^ 0xFFFF, 0, &d));
+    cr_expect(!tt_table_probe(tt, key ^ 0xFFFF, 0, &d));
+    tt_table_free(tt);
 }
 
 Test(search, one_thread_is_deterministic)
@@ -202,10 +216,10 @@ Test(search, one_thread_is_deterministic)
     Position *p = fen("r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1");
     move_t b1, b2;
     int s1, s2;
-    search_clear();
-    uint64_t n1 = search_fixed_depth(p, 9, &b1, &s1);
-    search_clear();
-    uint64_t n2 = search_fixed_depth(p, 9, &b2, &s2);
+    search_new_game(S);
+    uint64_t n1 = fixed_depth(p, 9, &b1, &s1);
+    search_new_game(S);
+    uint64_t n2 = fixed_depth(p, 9, &b2, &s2);
     cr_expect_eq(n1, n2);
     cr_expect_eq(b1, b2);
     cr_expect_eq(s1, s2);
@@ -216,17 +230,16 @@ Test(search, stop_ends_an_infinite_search_quickly)
 {
     Position *p = fen(START_FEN);
     SearchLimits lim;
-    memset(&lim, 0, sizeof lim);
+    search_limits_none(&lim);
     lim.infinite = true;
-    lim.clock.time[0] = lim.clock.time[1] = lim.clock.inc[0] = lim.clock.inc[1] = -1;
-    search_start(p, &lim);
+    search_start(S, p, &lim);
     struct timespec ts = {0, 200L * 1000 * 1000};
     nanosleep(&ts, NULL);
-    cr_expect(search_running(), "an infinite search keeps running");
-    int64_t t0 = tm_now();
-    search_stop();
-    search_wait();
-    int64_t ms = tm_now() - t0;
+    cr_expect(search_running(S), "an infinite search keeps running");
+    int64_t t0 = now_ms();
+    search_stop(S);
+    search_wait(S);
+    int64_t ms = now_ms() - t0;
     cr_expect(ms < 50, "stop took %lld ms", (long long)ms);
     free(p);
 }
@@ -246,7 +259,7 @@ static void *instance_job(void *arg)
     InstanceJob *j = arg;
     Position *p = calloc(1, sizeof *p);
     char err[200];
-    Search *s = search_create(8);
+    Search *s = search_create(8, NULL);
     if (p && s && pos_set_fen(p, j->fen, false, err, sizeof err)) {
         search_new_game(s);
         j->ok = search_position(s, p, j->depth, j->nodes, &j->res);
@@ -288,7 +301,7 @@ Test(search, instances_search_independently)
 
 Test(search, instance_reports_terminal_positions)
 {
-    Search *s = search_create(1);
+    Search *s = search_create(1, NULL);
     cr_assert_not_null(s);
     Position *p = fen("7k/5Q2/6K1/8/8/8/8/8 b - - 0 1"); /* stalemate */
     SearchResult r;

@@ -1,0 +1,117 @@
+/* UCI output of the search (report.h). */
+#include "report.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../search/score.h"
+#include "../search/tt.h"
+
+bool report_init(UciReport *r, void (*print)(const char *line))
+{
+    r->print = print;
+    r->show_wdl = false;
+    r->scratch = malloc(sizeof *r->scratch);
+    return r->scratch != NULL;
+}
+
+void report_free(UciReport *r)
+{
+    free(r->scratch);
+    r->scratch = NULL;
+}
+
+void report_score(int score, char *buf, size_t len)
+{
+    if (score >= SCORE_MATE_IN_MAX)
+        snprintf(buf, len, "mate %d", (SCORE_MATE - score + 1) / 2);
+    else if (score <= SCORE_MATED_IN_MAX)
+        snprintf(buf, len, "mate -%d", (SCORE_MATE + score) / 2);
+    else
+        snprintf(buf, len, "cp %d", score);
+}
+
+void report_wdl(int score, char *buf, size_t len)
+{
+    /* A logistic model of the score: +-150 cp is about an even chance of a
+     * decisive result. */
+    double s = score > 2000 ? 2000 : score < -2000 ? -2000 : score;
+    int w = (int)(1000.0 / (1.0 + exp((150.0 - s) / 65.0)) + 0.5);
+    int l = (int)(1000.0 / (1.0 + exp((150.0 + s) / 65.0)) + 0.5);
+    if (score >= SCORE_MATE_IN_MAX)
+        w = 1000, l = 0;
+    if (score <= SCORE_MATED_IN_MAX)
+        w = 0, l = 1000;
+    snprintf(buf, len, " wdl %d %d %d", w, 1000 - w - l, l);
+}
+
+static void on_line(void *ctx, const Position *root, const SearchLine *ln)
+{
+    UciReport *r = ctx;
+    char sc[32], wdl[48] = "";
+    report_score(ln->score, sc, sizeof sc);
+    if (r->show_wdl)
+        report_wdl(ln->score, wdl, sizeof wdl);
+    const char *bound = ln->bound == BOUND_LOWER   ? " lowerbound"
+                        : ln->bound == BOUND_UPPER ? " upperbound"
+                                                   : "";
+    uint64_t nps = ln->time_ms > 0 ? ln->nodes * 1000 / (uint64_t)ln->time_ms : ln->nodes;
+    char *buf = malloc(8 * (size_t)ln->pv_len + 256);
+    if (!buf)
+        return;
+    int n = snprintf(buf, 256,
+                     "info depth %d seldepth %d multipv %d score %s%s%s nodes %llu nps %llu "
+                     "hashfull %d time %lld pv",
+                     ln->depth, ln->seldepth, ln->multipv, sc, bound, wdl,
+                     (unsigned long long)ln->nodes, (unsigned long long)nps, ln->hashfull,
+                     (long long)ln->time_ms);
+    /* The moves' text needs the position each is played in. */
+    Position *p = r->scratch;
+    memcpy(p, root, sizeof *p);
+    for (int k = 0; k < ln->pv_len; k++) {
+        char mv[8];
+        move_to_uci(p, ln->pv[k], mv);
+        n += snprintf(buf + n, 8, " %s", mv);
+        pos_make_move(p, ln->pv[k]);
+    }
+    r->print(buf);
+    free(buf);
+}
+
+static void on_currmove(void *ctx, const Position *root, int depth, move_t move, int number)
+{
+    UciReport *r = ctx;
+    char line[96], mv[8];
+    move_to_uci(root, move, mv);
+    snprintf(line, sizeof line, "info depth %d currmove %s currmovenumber %d", depth, mv, number);
+    r->print(line);
+}
+
+static void on_bestmove(void *ctx, const Position *root, move_t best, move_t ponder)
+{
+    UciReport *r = ctx;
+    if (best == MOVE_NONE) {
+        r->print(pos_in_check(root) ? "info depth 0 score mate 0" : "info depth 0 score cp 0");
+        r->print("bestmove (none)");
+        return;
+    }
+    char line[64], mv[8], pm[8];
+    move_to_uci(root, best, mv);
+    if (ponder) {
+        Position *p = r->scratch;
+        memcpy(p, root, sizeof *p);
+        pos_make_move(p, best);
+        move_to_uci(p, ponder, pm);
+        snprintf(line, sizeof line, "bestmove %s ponder %s", mv, pm);
+    } else
+        snprintf(line, sizeof line, "bestmove %s", mv);
+    r->print(line);
+}
+
+SearchReporter report_callbacks(UciReport *r)
+{
+    return (SearchReporter){.ctx = r, .line = on_line, .currmove = on_currmove,
+                            .bestmove = on_bestmove};
+}

@@ -1,0 +1,27 @@
+/* The UCI text of a search's results: the reporter (search/search.h) that
+ * turns them into `info` and `bestmove` lines. */
+#ifndef ROKADE_REPORT_H
+#define ROKADE_REPORT_H
+
+#include <stddef.h>
+
+#include "../search/search.h"
+
+typedef struct {
+    void (*print)(const char *line); /* one whole line, without newline */
+    bool show_wdl;                   /* UCI_ShowWDL */
+    Position *scratch;               /* for the PV's move text; report_init allocates it */
+} UciReport;
+
+/* Prepares r to print through `print`; false when out of memory. */
+bool report_init(UciReport *r, void (*print)(const char *line));
+void report_free(UciReport *r);
+/* The callbacks, with r as their context. */
+SearchReporter report_callbacks(UciReport *r);
+
+/* "cp N", or "mate N" (negative when mated): the UCI score text. */
+void report_score(int score, char *buf, size_t len);
+/* " wdl W D L" in per mille from the side to move's view. */
+void report_wdl(int score, char *buf, size_t len);
+
+#endif

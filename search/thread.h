@@ -1,0 +1,103 @@
+/* The search's threads and the instance they belong to; internal to search/
+ * (users see the opaque Search of search.h).
+ *
+ * Each instance has a pool of threads created once, which sleep on a
+ * condition variable between searches (Lazy SMP: the threads share the
+ * instance's TT; each has its own position, stack, histories and pawn cache).
+ * thread.c runs the pool and the instance's lifecycle; search.c the search
+ * each thread runs. */
+#ifndef ROKADE_THREAD_H
+#define ROKADE_THREAD_H
+
+#include <pthread.h>
+#include <stdatomic.h>
+
+#include "../eval/eval.h"
+#include "history.h"
+#include "level.h"
+#include "search.h"
+#include "timeman.h"
+#include "tt.h"
+
+/* What the search keeps per ply. */
+typedef struct {
+    ContHist *cont;      /* continuation-history slot of the move made at this ply */
+    move_t move, excluded, killers[2];
+    bool quiet;          /* the move made at this ply is neither a capture nor a promotion */
+    int static_eval;
+    int cutoffs; /* beta cutoffs of the nodes searched at this ply under the same grandparent */
+    int ply;
+    int pv_len;
+    move_t pv[MAX_PLY + 1];
+} Stack;
+
+typedef struct {
+    move_t move;
+    int score, prev_score, seldepth, pv_len;
+    uint64_t nodes; /* nodes spent under this move in the whole search (time management) */
+    move_t pv[MAX_PLY + 1];
+} RootMove;
+
+/* Plies of the stack below the root, so that (ss - 4) is always valid. */
+enum { STACK_OFFSET = 4 };
+
+typedef struct SearchThread {
+    Search *s;           /* the instance this thread belongs to */
+    int id;              /* 0 = the main thread, which decides and reports */
+    pthread_t tid;
+    Position pos;
+    _Atomic uint64_t nodes;
+    int seldepth, root_depth, completed_depth, pv_idx, root_count;
+    RootMove root_moves[MAX_MOVES];
+    Stack stack[MAX_PLY + STACK_OFFSET + 4];
+    History hist;
+    PawnTable pawns;
+} SearchThread;
+
+struct Search {
+    SearchReporter rep;     /* where the results go */
+    bool quiet;             /* search_position: report nothing */
+    SearchOptions options;
+    TT tt;
+    SearchThread **threads;
+    int thread_count;
+
+    pthread_mutex_t lock;
+    pthread_cond_t cond;
+    int start_gen, busy;    /* guarded by lock */
+    bool active, exiting;   /* guarded by lock */
+    bool user_stopped;      /* guarded by lock: `stop` was received */
+    /* Guarded by lock: nothing but `stop` ends this search (infinite, or no
+     * depth, node, mate or time limit, as with only the opponent's clock). A
+     * `go mate N` counts as finite: it ends when it finds the mate. */
+    bool endless;
+    atomic_bool stop, pondering;
+
+    /* The current search; set by search_start before the threads wake. */
+    SearchLimits limits;
+    TimeManager tm;
+    _Atomic int64_t start_time;
+    Position root;
+    int multipv;            /* lines searched */
+    int shown_pv;           /* lines reported: the MultiPV option */
+    Level lv;               /* the play level of this search */
+    uint64_t level_seed;
+    uint64_t game_seed;     /* drawn at creation and by a new game */
+    double last_strength;
+    uint64_t last_seed;
+};
+
+/* Nodes of all threads of the current search. */
+uint64_t search_total_nodes(const Search *s);
+/* Milliseconds since the search started. */
+int64_t search_elapsed(const Search *s);
+
+/* search.c: the tables the search reads (built once; again after a
+ * tunable changes in a TUNE build). */
+void search_init_tables(void);
+/* search.c: a thread's whole search of s->root (iterative deepening). */
+void search_thread_run(SearchThread *t);
+/* search.c: after every thread has stopped, picks the move and reports it. */
+void search_report_result(Search *s);
+
+#endif
