@@ -1,5 +1,6 @@
 # Rokade build. `make` builds ./rokade for this machine; ARCH=x86-64 (or any
-# -march value) gives a portable build; NO_PEXT=1 forces magic bitboards.
+# -march value) gives a portable build; NO_PEXT=1 forces magic bitboards;
+# TUNE=1 lists the search constants as UCI options.
 CC      ?= cc
 ARCH    ?= native
 EXE     ?= rokade
@@ -20,6 +21,11 @@ ifeq ($(ARCH),native)
 endif
 ifeq ($(NO_PEXT),1)
   CFLAGS += -DNO_PEXT
+endif
+# TUNE=1: the search constants (search/tunables.h) become UCI spin options,
+# for SPSA tuning (OpenBench); build it apart, e.g. make TUNE=1 BUILD=build/tune.
+ifeq ($(TUNE),1)
+  CFLAGS += -DTUNE
 endif
 
 TUNE_SRC := eval/tune.c

@@ -50,23 +50,28 @@ void report_wdl(int score, char *buf, size_t len)
 static void on_line(void *ctx, const Position *root, const SearchLine *ln)
 {
     UciReport *r = ctx;
-    char sc[32], wdl[48] = "";
+    char sc[32], wdl[48] = "", nps[40] = "";
     report_score(ln->score, sc, sizeof sc);
+    /* A dead position is a draw whatever is played (FIDE 5.2.2). */
     if (r->show_wdl)
+        snprintf(wdl, sizeof wdl, " wdl 0 1000 0");
+    if (r->show_wdl && !pos_is_dead(root))
         report_wdl(ln->score, wdl, sizeof wdl);
+    /* A speed only when some time has passed to measure it by. */
+    if (ln->time_ms > 0)
+        snprintf(nps, sizeof nps, " nps %llu",
+                 (unsigned long long)(ln->nodes * 1000 / (uint64_t)ln->time_ms));
     const char *bound = ln->bound == BOUND_LOWER   ? " lowerbound"
                         : ln->bound == BOUND_UPPER ? " upperbound"
                                                    : "";
-    uint64_t nps = ln->time_ms > 0 ? ln->nodes * 1000 / (uint64_t)ln->time_ms : ln->nodes;
     char *buf = malloc(8 * (size_t)ln->pv_len + 256);
     if (!buf)
         return;
     int n = snprintf(buf, 256,
-                     "info depth %d seldepth %d multipv %d score %s%s%s nodes %llu nps %llu "
-                     "hashfull %d time %lld pv",
+                     "info depth %d seldepth %d multipv %d score %s%s%s nodes %llu%s hashfull %d "
+                     "time %lld pv",
                      ln->depth, ln->seldepth, ln->multipv, sc, bound, wdl,
-                     (unsigned long long)ln->nodes, (unsigned long long)nps, ln->hashfull,
-                     (long long)ln->time_ms);
+                     (unsigned long long)ln->nodes, nps, ln->hashfull, (long long)ln->time_ms);
     /* The moves' text needs the position each is played in. */
     Position *p = r->scratch;
     memcpy(p, root, sizeof *p);
@@ -110,8 +115,16 @@ static void on_bestmove(void *ctx, const Position *root, move_t best, move_t pon
     r->print(line);
 }
 
+static void on_note(void *ctx, const char *text)
+{
+    UciReport *r = ctx;
+    char line[256];
+    snprintf(line, sizeof line, "info string %s", text);
+    r->print(line);
+}
+
 SearchReporter report_callbacks(UciReport *r)
 {
-    return (SearchReporter){.ctx = r, .line = on_line, .currmove = on_currmove,
+    return (SearchReporter){.ctx = r, .line = on_line, .currmove = on_currmove, .note = on_note,
                             .bestmove = on_bestmove};
 }

@@ -3,6 +3,7 @@
  * polled; the search unwinds by returning. Results go to the instance's
  * reporter as data. Every constant is in tunables.h. */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -82,9 +83,13 @@ static inline int evaluate(SearchThread *t, const Position *pos)
     return v;
 }
 
-static inline bool stopped(const Search *s)
+/* Whether the search must unwind. The main thread first completes depth 1,
+ * however early `stop` or a limit comes (it takes a moment), so that every
+ * search has a scored line to report and a move to play. */
+static inline bool stopped(const SearchThread *t)
 {
-    return atomic_load_explicit(&s->stop, memory_order_relaxed);
+    return (atomic_load_explicit(&t->s->stop, memory_order_relaxed) && t->may_stop)
+           || t->proof_abort;
 }
 
 /* Every thread polls the clock and the node limit: with more threads than
@@ -102,6 +107,9 @@ static void check_limits(SearchThread *t)
         && !atomic_load_explicit(&s->pondering, memory_order_relaxed)
         && tm_out_of_time(&s->tm, search_elapsed(s)))
         atomic_store(&s->stop, true);
+    /* A go-mate proof has a budget of its own (mate_exists). */
+    if (t->full_width && n >= t->proof_limit)
+        t->proof_abort = true;
     /* A play level's node budget is checked between iterations; this is only
      * the backstop, once the first iteration is complete. */
     if (s->lv.active && t->id == 0 && (n & 255) == 0 && t->completed_depth >= 1
@@ -170,6 +178,16 @@ static inline void enter_node(SearchThread *t, Stack *ss)
         t->seldepth = ss->ply;
 }
 
+/* Stores a result in the TT, unless it comes from a go-mate proof (a
+ * null-window full-width search whose bounds would only crowd out the
+ * entries the real search needs). */
+static inline void tt_save(SearchThread *t, uint64_t key, int ply, move_t move, int score,
+                           int eval, int depth, int bound, bool pv)
+{
+    if (!t->full_width)
+        tt_table_store(&t->s->tt, key, ply, move, score, eval, depth, bound, pv);
+}
+
 /* Whether a TT entry's bound settles the node against [alpha, beta]. */
 static inline bool tt_cutoff(const TTData *e, int alpha, int beta)
 {
@@ -189,7 +207,7 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta)
     const bool in_check = pos_in_check(pos);
 
     enter_node(t, ss);
-    if (stopped(s))
+    if (stopped(t))
         return 0;
     if (is_draw(pos, ss->ply))
         return SCORE_DRAW;
@@ -214,7 +232,7 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta)
             best = tte.score;
         if (best >= beta) {
             if (!tte.hit)
-                tt_table_store(&s->tt, pos_key(pos), ss->ply, MOVE_NONE, SCORE_NONE, static_eval, 0,
+                tt_save(t, pos_key(pos), ss->ply, MOVE_NONE, SCORE_NONE, static_eval, 0,
                                BOUND_NONE, false);
             return best;
         }
@@ -252,7 +270,7 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta)
         pos_make_move(pos, m);
         int score = -qsearch(t, ss + 1, -beta, -alpha);
         pos_unmake_move(pos, m);
-        if (stopped(s))
+        if (stopped(t))
             return 0;
         if (score > best) {
             best = score;
@@ -269,7 +287,7 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta)
     if (in_check && moves == 0)
         return mated_in(ss->ply);
 
-    tt_table_store(&s->tt, pos_key(pos), ss->ply, best_move, best, static_eval, 0,
+    tt_save(t, pos_key(pos), ss->ply, best_move, best, static_eval, 0,
                    best >= beta ? BOUND_LOWER : BOUND_UPPER, false);
     return best;
 }
@@ -283,6 +301,8 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
     Position *pos = &t->pos;
     const bool pv_node = beta - alpha > 1;
     const bool root = ss->ply == 0;
+    /* A go-mate proof searches full width: nothing is cut, pruned or reduced. */
+    const bool prune = !t->full_width;
 
     if (depth <= 0)
         return qsearch(t, ss, alpha, beta);
@@ -292,7 +312,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
 
     /* 1. Stop, draws, maximum ply, mate distance. */
     if (!root) {
-        if (stopped(s))
+        if (stopped(t))
             return 0;
         if (is_draw(pos, ss->ply))
             return SCORE_DRAW;
@@ -311,7 +331,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         tt_table_probe(&s->tt, pos_key(pos), ss->ply, &tte);
     move_t tt_move = root ? t->root_moves[t->pv_idx].move : tte.move;
     const bool tt_pv = pv_node || (tte.hit && tte.pv);
-    if (!pv_node && !excluded && tte.depth >= depth && tt_cutoff(&tte, alpha, beta)
+    if (prune && !pv_node && !excluded && tte.depth >= depth && tt_cutoff(&tte, alpha, beta)
         && pos_rule50(pos) < 90) {
         /* A quiet TT move that still cuts off earns history, as a searched one would. */
         if (tte.score >= beta && tte.move && pos_is_pseudo_legal(pos, tte.move)
@@ -334,7 +354,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
     } else {
         ss->static_eval = eval = tte.hit && tte.eval != SCORE_NONE ? tte.eval : evaluate(t, pos);
         if (!tte.hit)
-            tt_table_store(&s->tt, pos_key(pos), ss->ply, MOVE_NONE, SCORE_NONE, eval, -1,
+            tt_save(t, pos_key(pos), ss->ply, MOVE_NONE, SCORE_NONE, eval, -1,
                            BOUND_NONE, tt_pv);
         if (tte.hit && tte.score != SCORE_NONE
             && (tte.bound & (tte.score > eval ? BOUND_LOWER : BOUND_UPPER)))
@@ -361,7 +381,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
     (ss + 1)->killers[0] = (ss + 1)->killers[1] = MOVE_NONE;
     (ss + 2)->cutoffs = 0;
 
-    if (!pv_node && !in_check && !excluded) {
+    if (prune && !pv_node && !in_check && !excluded) {
         /* 4. Razoring: far below alpha, see whether captures can save it. */
         if (USE(OFF_RAZOR) && depth <= RAZOR_DEPTH && eval + RAZOR_MARGIN * depth < alpha) {
             int v = qsearch(t, ss, alpha - 1, alpha);
@@ -386,7 +406,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
             pos_make_null(pos);
             int v = -search(t, ss + 1, -beta, -beta + 1, depth - r, !cut_node);
             pos_unmake_null(pos);
-            if (stopped(s))
+            if (stopped(t))
                 return 0;
             if (v >= beta) {
                 if (v >= SCORE_MATE_IN_MAX)
@@ -403,7 +423,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
     }
 
     /* 7. Internal iterative reduction without a TT move. */
-    if (USE(OFF_IIR) && (pv_node || cut_node) && depth >= IIR_MIN_DEPTH && !tt_move)
+    if (USE(OFF_IIR) && prune && (pv_node || cut_node) && depth >= IIR_MIN_DEPTH && !tt_move)
         depth--;
 
     /* 8. The move loop. */
@@ -434,7 +454,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         const int hist_score = quiet ? hist_quiet(&t->hist, cont, pos, m) : 0;
 
         /* 9. Pruning of late and losing moves, never of the last non-losing one. */
-        if (!root && best > SCORE_MATED_IN_MAX && non_pawn_material(pos, pos->side)) {
+        if (prune && !root && best > SCORE_MATED_IN_MAX && non_pawn_material(pos, pos->side)) {
             if (quiet && !pos_gives_check(pos, m)) {
                 int lmp = (LMP_BASE + depth * depth) / (2 - improving);
                 if (USE(OFF_LMP) && move_count > lmp)
@@ -457,7 +477,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
 
         /* 10. Extensions: singular (with multi-cut), check. */
         int ext = 0;
-        if (USE(OFF_SINGULAR) && !root && depth >= SE_MIN_DEPTH && m == tt_move && !excluded
+        if (USE(OFF_SINGULAR) && prune && !root && depth >= SE_MIN_DEPTH && m == tt_move && !excluded
             && tte.depth >= depth - SE_TT_DEPTH_MARGIN && (tte.bound & BOUND_LOWER)
             && tte.score != SCORE_NONE && !is_mate_score(tte.score)
             && ss->ply < EXT_PLY_MUL * t->root_depth) {
@@ -465,7 +485,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
             ss->excluded = m;
             int v = search(t, ss, sbeta - 1, sbeta, (depth - 1) / 2, cut_node);
             ss->excluded = MOVE_NONE;
-            if (stopped(s))
+            if (stopped(t))
                 return 0;
             if (v < sbeta)
                 ext = (!pv_node && v < sbeta - SE_DOUBLE_MARGIN) ? 2 : 1;
@@ -497,7 +517,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         int score;
 
         /* 11. Late-move reductions, then the PVS re-searches. */
-        if (USE(OFF_LMR) && depth >= LMR_MIN_DEPTH && move_count > 1 + root && (quiet || !pv_node)) {
+        if (USE(OFF_LMR) && prune && depth >= LMR_MIN_DEPTH && move_count > 1 + root && (quiet || !pv_node)) {
             int r = Reductions[depth < 63 ? depth : 63][move_count < 63 ? move_count : 63];
             r += !pv_node;
             r += cut_node;
@@ -526,7 +546,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
             score = -search(t, ss + 1, -beta, -alpha, new_depth, false);
         pos_unmake_move(pos, m);
 
-        if (stopped(s))
+        if (stopped(t))
             return 0;
 
         if (root) {
@@ -572,7 +592,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         return excluded ? alpha : in_check ? mated_in(ss->ply) : SCORE_DRAW;
 
     if (!excluded && !(root && t->pv_idx > 0))
-        tt_table_store(&s->tt, pos_key(pos), ss->ply, best_move, best, ss->static_eval, depth,
+        tt_save(t, pos_key(pos), ss->ply, best_move, best, ss->static_eval, depth,
                        best >= beta                  ? BOUND_LOWER
                        : pv_node && best > old_alpha ? BOUND_EXACT
                                                      : BOUND_UPPER,
@@ -597,18 +617,60 @@ static void sort_root_moves(RootMove *rm, int from, int to)
     }
 }
 
-/* The length of the legal prefix of a PV, checked by playing it on the
- * thread's position (at the root), in case a TT move of another thread or
- * position slipped in. */
-static int legal_pv_length(SearchThread *t, const move_t *pv, int len)
+/* The PV to report for root move rm with this score, into out: its legal
+ * prefix (checked by playing it on the thread's position, in case a TT move
+ * of another thread slipped in), and for a mate score the moves to the mate
+ * that the PV lacks (a mate found through the table, whose line was never
+ * searched at this depth), from the table. Returns the length. */
+static int report_pv(SearchThread *t, const RootMove *rm, int score, move_t *out)
 {
     Position *p = &t->pos;
-    int played = 0;
-    while (played < len && pos_is_pseudo_legal(p, pv[played]) && pos_is_legal(p, pv[played]))
-        pos_make_move(p, pv[played++]);
-    for (int k = played; k-- > 0;)
-        pos_unmake_move(p, pv[k]);
-    return played;
+    int len = 0;
+    while (len < rm->pv_len && pos_is_pseudo_legal(p, rm->pv[len])
+           && pos_is_legal(p, rm->pv[len])) {
+        out[len] = rm->pv[len];
+        pos_make_move(p, out[len++]);
+    }
+    const int plies = score >= SCORE_MATE_IN_MAX    ? SCORE_MATE - score
+                      : score <= SCORE_MATED_IN_MAX ? SCORE_MATE + score
+                                                    : 0;
+    while (len == rm->pv_len && len < plies && len < MAX_PLY) {
+        TTData tte;
+        if (!tt_table_probe(&t->s->tt, pos_key(p), len, &tte) || !tte.move
+            || !pos_is_pseudo_legal(p, tte.move) || !pos_is_legal(p, tte.move))
+            break;
+        out[len] = tte.move;
+        pos_make_move(p, out[len++]);
+    }
+    for (int k = len; k-- > 0;)
+        pos_unmake_move(p, out[k]);
+    return len;
+}
+
+/* Reports root move rm as line `multipv` of iteration depth, with score and
+ * bound; the first line is remembered, so that the last line before the
+ * move can be left out when it would repeat it. */
+static void report_line(SearchThread *t, const RootMove *rm, int multipv, int depth, int score,
+                        int bound)
+{
+    Search *const s = t->s;
+    move_t pv[MAX_PLY + 1];
+    SearchLine line = {.depth = depth,
+                       .seldepth = rm->seldepth > depth ? rm->seldepth : depth,
+                       .multipv = multipv,
+                       .score = score,
+                       .bound = bound,
+                       .nodes = search_total_nodes(s),
+                       .time_ms = search_elapsed(s),
+                       .hashfull = tt_table_hashfull(&s->tt),
+                       .pv = pv};
+    line.pv_len = report_pv(t, rm, score, pv);
+    if (multipv == 1) {
+        s->last_line.score = score;
+        s->last_line.pv_len = line.pv_len;
+        memcpy(s->last_line.pv, pv, (size_t)line.pv_len * sizeof *pv);
+    }
+    s->rep.line(s->rep.ctx, &s->root, &line);
 }
 
 /* Reports the lines of iteration `depth` of thread t: those searched at this
@@ -618,26 +680,74 @@ static void report(SearchThread *t, int depth, int alpha, int beta)
     Search *const s = t->s;
     if (s->quiet || !s->rep.line)
         return;
-    SearchLine line = {.nodes = search_total_nodes(s), .time_ms = search_elapsed(s),
-                       .hashfull = tt_table_hashfull(&s->tt)};
     int lines = s->shown_pv < t->root_count ? s->shown_pv : t->root_count;
     for (int i = 0; i < lines; i++) {
         const RootMove *rm = &t->root_moves[i];
         bool updated = rm->score != -SCORE_INFINITE;
         if (!updated && depth == 1)
             continue;
-        line.depth = updated ? depth : depth - 1;
-        line.seldepth = rm->seldepth > line.depth ? rm->seldepth : line.depth;
-        line.multipv = i + 1;
-        line.score = updated ? rm->score : rm->prev_score;
-        line.bound = i != t->pv_idx      ? BOUND_EXACT
-                     : line.score >= beta  ? BOUND_LOWER
-                     : line.score <= alpha ? BOUND_UPPER
-                                           : BOUND_EXACT;
-        line.pv = rm->pv;
-        line.pv_len = legal_pv_length(t, rm->pv, rm->pv_len);
-        s->rep.line(s->rep.ctx, &s->root, &line);
+        int score = updated ? rm->score : rm->prev_score;
+        int bound = i != t->pv_idx ? BOUND_EXACT
+                    : score >= beta ? BOUND_LOWER
+                    : score <= alpha ? BOUND_UPPER
+                                     : BOUND_EXACT;
+        report_line(t, rm, i + 1, updated ? depth : depth - 1, score, bound);
     }
+}
+
+/* The last line before the move: the line of the move played, unless the
+ * last line reported already was exactly that. */
+static void report_final(SearchThread *t, const RootMove *rm)
+{
+    Search *const s = t->s;
+    if (s->quiet || !s->rep.line)
+        return;
+    int score = rm->score != -SCORE_INFINITE ? rm->score : rm->prev_score;
+    move_t pv[MAX_PLY + 1];
+    int len = report_pv(t, rm, score, pv);
+    if (s->last_line.pv_len == len && s->last_line.score == score
+        && !memcmp(s->last_line.pv, pv, (size_t)len * sizeof *pv))
+        return;
+    if (s->shown_pv > 1 && !s->lv.active && rm == &t->root_moves[0])
+        report(t, t->completed_depth, -SCORE_INFINITE, SCORE_INFINITE);
+    else
+        report_line(t, rm, 1, t->completed_depth, score, BOUND_EXACT);
+}
+
+static void note(const Search *s, const char *text)
+{
+    if (!s->quiet && s->rep.note)
+        s->rep.note(s->rep.ctx, text);
+}
+
+enum { MATE_NONE, MATE_EXISTS, MATE_UNKNOWN };
+
+/* Whether the side to move mates within `plies` plies: a full-width
+ * null-window search of every root move, of at most `budget` nodes.
+ * MATE_UNKNOWN when the budget or a stop ended it first. */
+static int mate_exists(SearchThread *t, int plies, uint64_t budget)
+{
+    Stack *ss = t->stack + STACK_OFFSET;
+    Position *pos = &t->pos;
+    const int beta = mate_in(plies);
+    bool found = false;
+    t->full_width = true;
+    t->proof_abort = false;
+    t->proof_limit = atomic_load_explicit(&t->nodes, memory_order_relaxed) + budget;
+    for (int i = 0; i < t->root_count && !found && !stopped(t); i++) {
+        const move_t m = t->root_moves[i].move;
+        ss->move = m;
+        ss->quiet = !pos_is_capture(pos, m) && move_kind(m) != MOVE_PROMOTION;
+        ss->cont = &t->hist.continuation[pos->board[move_from(m)]][move_to(m)];
+        pos_make_move(pos, m);
+        int score = -search(t, ss + 1, -beta, -beta + 1, plies - 1, false);
+        pos_unmake_move(pos, m);
+        found = !stopped(t) && score >= beta;
+    }
+    const int result = found ? MATE_EXISTS : stopped(t) ? MATE_UNKNOWN : MATE_NONE;
+    t->full_width = false;
+    t->proof_abort = false;
+    return result;
 }
 
 void search_thread_run(SearchThread *t)
@@ -651,12 +761,15 @@ void search_thread_run(SearchThread *t)
     }
     const bool main_thread = t->id == 0;
     int max_depth = s->limits.depth > 0 ? s->limits.depth : MAX_PLY - 2;
+    int mate_known = MATE_UNKNOWN; /* go mate N: whether a mate in N exists */
+    uint64_t iteration_start = 0;  /* the main thread's nodes when this iteration began */
 
     for (int depth = 1; depth <= max_depth; depth++) {
         /* Helpers start one ply deeper every other thread. */
         if (!main_thread && depth == 1 && (t->id & 1) && max_depth > 1)
             continue;
         t->root_depth = depth;
+        iteration_start = atomic_load_explicit(&t->nodes, memory_order_relaxed);
         for (int i = 0; i < t->root_count; i++)
             t->root_moves[i].prev_score = t->root_moves[i].score;
         int lines = s->multipv < t->root_count ? s->multipv : t->root_count;
@@ -676,7 +789,7 @@ void search_thread_run(SearchThread *t)
                 int d = depth - failed_high > 1 ? depth - failed_high : 1;
                 int score = search(t, ss, alpha, beta, d, false);
                 sort_root_moves(t->root_moves, t->pv_idx, t->root_count);
-                if (stopped(s))
+                if (stopped(t))
                     break;
                 if (main_thread && (score <= alpha || score >= beta)
                     && search_elapsed(s) > BOUND_LINES_AFTER_MS)
@@ -693,12 +806,13 @@ void search_thread_run(SearchThread *t)
                 delta += delta / 2;
             }
             sort_root_moves(t->root_moves, 0, t->pv_idx + 1);
-            if (stopped(s))
+            if (stopped(t))
                 break;
         }
-        if (stopped(s))
+        if (stopped(t))
             break;
         t->completed_depth = depth;
+        t->may_stop = true;
         if (!main_thread)
             continue;
         report(t, depth, -SCORE_INFINITE, SCORE_INFINITE);
@@ -708,8 +822,34 @@ void search_thread_run(SearchThread *t)
         if (s->lv.active && search_total_nodes(s) >= s->lv.node_cap)
             break;
         int best_score = t->root_moves[0].score;
-        if (s->limits.mate && best_score >= mate_in(2 * s->limits.mate - 1) && !s->limits.infinite)
-            break;
+        if (s->limits.mate && !s->limits.infinite) {
+            const int plies = 2 * s->limits.mate - 1;
+            if (best_score >= mate_in(plies))
+                break;
+            /* The pruned search may miss a mate, a full-width one of
+             * `plies` plies cannot: once the depth gets there, that proves
+             * whether a mate in N exists. If none, more depth will not find
+             * one: the search ends. If one does, deepening goes on until
+             * it finds it (and its exact length). The proof gets as many
+             * nodes as the iteration before it took and is tried again
+             * after each one until it decides, so it costs about as much
+             * as the search itself. */
+            if (depth >= plies && mate_known == MATE_UNKNOWN) {
+                uint64_t spent = atomic_load_explicit(&t->nodes, memory_order_relaxed)
+                                 - iteration_start;
+                mate_known = mate_exists(t, plies, spent > 10000 ? spent : 10000);
+                if (stopped(t))
+                    break;
+                if (mate_known == MATE_NONE) {
+                    char text[96];
+                    snprintf(text, sizeof text,
+                             "no mate in %d: a full-width search of %d plies found none",
+                             s->limits.mate, plies);
+                    note(s, text);
+                    break;
+                }
+            }
+        }
         uint64_t all = atomic_load_explicit(&t->nodes, memory_order_relaxed);
         double share = all > 0 ? (double)t->root_moves[0].nodes / (double)all : -1.0;
         tm_update(&s->tm, depth, t->root_moves[0].move, best_score, share, t->root_count);
@@ -722,7 +862,7 @@ void search_thread_run(SearchThread *t)
         double u = rng_unit(mix64(s->level_seed ^ pos_key(&t->pos)));
         double share = s->lv.think_min + u * (s->lv.think_max - s->lv.think_min);
         int64_t target = (int64_t)((double)s->tm.limits.soft * share);
-        while (!stopped(s) && !atomic_load(&s->pondering) && search_elapsed(s) < target) {
+        while (!stopped(t) && !atomic_load(&s->pondering) && search_elapsed(s) < target) {
             struct timespec ts = {0, 2000000L}; /* 2 ms */
             nanosleep(&ts, NULL);
         }
@@ -783,8 +923,6 @@ void search_report_result(Search *s)
             s->rep.bestmove(s->rep.ctx, &s->root, MOVE_NONE, MOVE_NONE);
         return;
     }
-    if (t != s->threads[0])
-        report(t, t->completed_depth, -SCORE_INFINITE, SCORE_INFINITE);
     const RootMove *rm = &t->root_moves[0];
     if (s->lv.active) {
         /* The level's choice among the lines searched, best first. */
@@ -799,6 +937,7 @@ void search_report_result(Search *s)
         if (n > 0)
             rm = &t->root_moves[level_pick(&s->lv, scores, n, s->level_seed ^ pos_key(&s->root))];
     }
+    report_final(t, rm);
     /* The move to ponder on: the PV's second move, or the table's. */
     move_t ponder = rm->pv_len >= 2 ? rm->pv[1] : MOVE_NONE;
     Position *p = &t->pos;

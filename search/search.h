@@ -61,6 +61,9 @@ typedef struct {
     void (*line)(void *ctx, const Position *root, const SearchLine *line);
     /* The root move now searched, after the first seconds of a search. */
     void (*currmove)(void *ctx, const Position *root, int depth, move_t move, int number);
+    /* A remark for the user (UCI: `info string`), such as why a search
+     * ended early. */
+    void (*note)(void *ctx, const char *text);
     /* The search has ended: best is MOVE_NONE when the root has no legal move
      * (checkmate or stalemate); ponder is MOVE_NONE when there is none. */
     void (*bestmove)(void *ctx, const Position *root, move_t best, move_t ponder);

@@ -271,12 +271,15 @@ void search_start(Search *s, const Position *root, const SearchLimits *limits)
         atomic_store(&t->nodes, 0);
         t->completed_depth = t->root_depth = t->seldepth = t->pv_idx = 0;
         t->root_count = count;
+        t->may_stop = i != 0;
+        t->full_width = t->proof_abort = false;
         if (i > 0)
             memcpy(t->root_moves, rms, (size_t)count * sizeof *rms);
     }
     atomic_store(&s->stop, false);
     atomic_store(&s->pondering, s->limits.ponder);
     s->user_stopped = false;
+    s->last_line.pv_len = -1;
     atomic_store(&s->start_time, now_ms());
     tt_table_new_search(&s->tt);
     s->busy = s->thread_count;
@@ -301,8 +304,9 @@ void search_ponderhit(Search *s)
 {
     pthread_mutex_lock(&s->lock);
     if (s->active && atomic_load(&s->pondering)) {
-        /* Our clock runs from now: the time limits start here. */
-        atomic_store(&s->start_time, now_ms());
+        /* The predicted move was played: the search goes on with our clock,
+         * and the time it has spent already counts as spent on this move
+         * (elapsed time runs from the start of the ponder search). */
         atomic_store(&s->pondering, false);
         pthread_cond_broadcast(&s->cond);
     }

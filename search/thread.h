@@ -48,6 +48,10 @@ typedef struct SearchThread {
     Position pos;
     _Atomic uint64_t nodes;
     int seldepth, root_depth, completed_depth, pv_idx, root_count;
+    bool may_stop;       /* false until the main thread has completed depth 1 */
+    bool full_width;     /* no pruning, no reductions, no TT cutoffs (go mate proofs) */
+    bool proof_abort;    /* the proof's node budget is spent */
+    uint64_t proof_limit; /* the node count where it is */
     RootMove root_moves[MAX_MOVES];
     Stack stack[MAX_PLY + STACK_OFFSET + 4];
     History hist;
@@ -80,6 +84,10 @@ struct Search {
     Position root;
     int multipv;            /* lines searched */
     int shown_pv;           /* lines reported: the MultiPV option */
+    struct {                /* the last multipv-1 line reported (pv_len -1: none) */
+        int score, pv_len;
+        move_t pv[MAX_PLY + 1];
+    } last_line;
     Level lv;               /* the play level of this search */
     uint64_t level_seed;
     uint64_t game_seed;     /* drawn at creation and by a new game */

@@ -1335,14 +1335,13 @@ Test(uci, found_by_the_stress_script)
     eng_send(e, "stop");
     check_bestmove(e, wait_for(e, "bestmove", 2000), NULL, NULL);
     settle(e);
-    /* go mate N without a mate to find runs until stop, which is read. */
+    /* go mate N without a mate to find ends once a full-width search of
+     * 2N-1 plies proves there is none, and says so. */
     eng_send(e, "position startpos");
     mark = e->next;
     eng_send(e, "go mate 2");
-    drain(e, 200);
-    CHECK(e, count_from(e, mark, "bestmove") == 0, "go mate 2 without a mate ended by itself");
-    eng_send(e, "stop");
-    check_bestmove(e, wait_for(e, "bestmove", 2000), NULL, NULL);
+    CHECK(e, wait_for(e, "info string no mate in 2", 5000), "go mate 2 from the start: no note");
+    check_bestmove(e, wait_for(e, "bestmove", 5000), NULL, NULL);
     settle(e);
     expect_no_error(e, "position startpos moves e2e4");
     expect_fen(e, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1", "after stop");
