@@ -17,6 +17,7 @@
 #include "datagen.h"
 #include "../eval/eval.h"
 #include "../movegen/movegen.h"
+#include "../movegen/util.h"
 #include "../perft/perft.h"
 #include "../search/level.h"
 #include "../search/search.h"
@@ -44,53 +45,9 @@ void uci_print(const char *fmt, ...)
 static void print_line(const char *line) { uci_print("%s", line); }
 
 /* ------------------------------------------------------------------------ */
-/* Tokenizer                                                                */
-
-typedef struct {
-    const char *p;
-} Tok;
-
-/* Next whitespace-separated token into buf; false at the end. A token longer
- * than the buffer is truncated (and then never matches a keyword). */
-static bool tok_next(Tok *t, char *buf, size_t len)
-{
-    while (*t->p && isspace((unsigned char)*t->p))
-        t->p++;
-    if (!*t->p)
-        return false;
-    size_t n = 0;
-    while (*t->p && !isspace((unsigned char)*t->p)) {
-        if (n + 1 < len)
-            buf[n++] = *t->p;
-        t->p++;
-    }
-    buf[n] = '\0';
-    return true;
-}
-
-static const char *tok_rest(Tok *t)
-{
-    while (*t->p && isspace((unsigned char)*t->p))
-        t->p++;
-    return t->p;
-}
-
-static bool parse_int(const char *s, long long min, long long max, long long *out)
-{
-    char *end;
-    if (!*s)
-        return false;
-    long long v = strtoll(s, &end, 10);
-    if (*end || v < min || v > max)
-        return false;
-    *out = v;
-    return true;
-}
-
-/* ------------------------------------------------------------------------ */
 /* position                                                                 */
 
-static void cmd_position(Tok *t)
+static void cmd_position(Tokens *t)
 {
     char word[64];
     Position *next = malloc(sizeof *next);
@@ -138,7 +95,7 @@ static void cmd_position(Tok *t)
         free(next);
         return;
     }
-    Tok mt = {rest};
+    Tokens mt = {rest};
     if (tok_next(&mt, word, sizeof word)) {
         if (strcmp(word, "moves") != 0) {
             uci_print("info string error: expected 'moves' after the position, got '%s' "
@@ -229,7 +186,7 @@ static void run_perft(const Position *pos, int depth)
 }
 
 /* "perft N [FEN]" from the shell or the loop. */
-static void cmd_perft(Tok *t)
+static void cmd_perft(Tokens *t)
 {
     char word[32];
     long long d;
@@ -252,7 +209,7 @@ static void cmd_perft(Tok *t)
         run_perft(Root, (int)d);
 }
 
-static void cmd_perftsuite(Tok *t)
+static void cmd_perftsuite(Tokens *t)
 {
     char path[1024], word[32];
     long long d = 5;
@@ -290,7 +247,7 @@ static bool is_go_keyword(const char *w)
     return false;
 }
 
-static void cmd_go(Tok *t)
+static void cmd_go(Tokens *t)
 {
     SearchLimits lim;
     memset(&lim, 0, sizeof lim);
@@ -321,10 +278,12 @@ static void cmd_go(Tok *t)
             snprintf(key, sizeof key, "%s", word);
             long long v, lo = !strcmp(key, "wtime") || !strcmp(key, "btime") ? LLONG_MIN : 0;
             long long hi = !strcmp(key, "perft") ? 20 : !strcmp(key, "depth") ? 1000 : LLONG_MAX / 4;
-            if (!tok_next(t, val, sizeof val) || !parse_int(val, lo, hi, &v)) {
+            /* Saturating, so that a clock too negative for long long is still
+             * just negative (treated as 0 below). */
+            if (!tok_next(t, val, sizeof val) || !parse_int_saturating(val, &v) || v < lo
+                || v > hi) {
                 uci_print("info string error: go %s needs a number%s, got '%s' (go ignored)", key,
-                          !strcmp(key, "perft") ? " from 1 to 20" : " >= 0",
-                          tok_rest(t) == t->p && !*val ? "" : val);
+                          !strcmp(key, "perft") ? " from 1 to 20" : " >= 0", val);
                 return;
             }
             if (!strcmp(key, "perft")) {
@@ -401,13 +360,13 @@ static bool parse_bool(const char *v, bool *out)
 /* Spin option: parses and clamps; false (with a message) when unreadable. */
 static bool spin_value(const char *name, const char *v, long long min, long long max, long long *out)
 {
-    char *end;
+    long long x;
     if (!*v) {
         uci_print("info string error: option %s needs a value", name);
         return false;
     }
-    long long x = strtoll(v, &end, 10);
-    if (*end) {
+    /* Saturating, so that a huge value is clamped like any other. */
+    if (!parse_int_saturating(v, &x)) {
         uci_print("info string error: option %s: '%s' is not a number (unchanged)", name, v);
         return false;
     }
@@ -430,7 +389,7 @@ static long long max_hash_mb(void)
     return mb * 3 / 4;
 }
 
-static void cmd_setoption(Tok *t)
+static void cmd_setoption(Tokens *t)
 {
     char word[256], name[256] = "", value[256] = "";
     int mode = 0;
@@ -556,7 +515,7 @@ static void cmd_help(void)
         uci_print("%s", Lines[i]);
 }
 
-static void cmd_bench(Tok *t)
+static void cmd_bench(Tokens *t)
 {
     char word[32];
     long long d = 0;
@@ -571,7 +530,7 @@ static void cmd_bench(Tok *t)
  * in err. */
 static bool run_datagen(const char *args, char *err, size_t errlen)
 {
-    Tok t = {args};
+    Tokens t = {args};
     char word[16];
     if (tok_next(&t, word, sizeof word) && !strcmp(word, "help") && !*tok_rest(&t)) {
         for (int i = 0; DatagenUsage[i]; i++)
@@ -587,7 +546,7 @@ static bool run_datagen(const char *args, char *err, size_t errlen)
     return datagen_run(&opt, print_line, NULL, err, errlen);
 }
 
-static void cmd_datagen(Tok *t)
+static void cmd_datagen(Tokens *t)
 {
     char err[1400];
     if (!run_datagen(tok_rest(t), err, sizeof err))
@@ -596,7 +555,7 @@ static void cmd_datagen(Tok *t)
 
 int uci_shell_command(const char *line)
 {
-    Tok t = {line};
+    Tokens t = {line};
     char cmd[64];
     if (tok_next(&t, cmd, sizeof cmd) && !strcmp(cmd, "datagen")) {
         char err[1400];
@@ -611,7 +570,7 @@ int uci_shell_command(const char *line)
 
 bool uci_command(const char *line)
 {
-    Tok t = {line};
+    Tokens t = {line};
     char cmd[64];
     if (!tok_next(&t, cmd, sizeof cmd)) {
         uci_print("info string error: empty line (ignored)");
