@@ -15,6 +15,7 @@
 
 #include "../bench/bench.h"
 #include "datagen.h"
+#include "engine.h"
 #include "../eval/eval.h"
 #include "../movegen/movegen.h"
 #include "../movegen/util.h"
@@ -23,12 +24,11 @@
 #include "../search/search.h"
 #include "../search/tt.h"
 
+/* The only file-scope state of the front end: the lock that keeps the
+ * lines of the search threads and of the loop whole, and the one engine
+ * instance the loop drives. */
 static pthread_mutex_t OutLock = PTHREAD_MUTEX_INITIALIZER;
-static Position *Root;
-static bool Chess960;
-static bool Debug;
-static int MoveOverhead = 20;
-static bool Ponder;
+static Engine Uci;
 
 void uci_print(const char *fmt, ...)
 {
@@ -47,7 +47,7 @@ static void print_line(const char *line) { uci_print("%s", line); }
 /* ------------------------------------------------------------------------ */
 /* position                                                                 */
 
-static void cmd_position(Tokens *t)
+static void cmd_position(Engine *e, Tokens *t)
 {
     char word[64];
     Position *next = malloc(sizeof *next);
@@ -63,7 +63,7 @@ static void cmd_position(Tokens *t)
     }
     const char *rest;
     if (!strcmp(word, "startpos")) {
-        pos_set_fen(next, START_FEN, Chess960, err, sizeof err);
+        pos_set_fen(next, START_FEN, e->chess960, err, sizeof err);
         rest = tok_rest(t);
     } else if (!strcmp(word, "fen")) {
         const char *fen = tok_rest(t);
@@ -81,7 +81,7 @@ static void cmd_position(Tokens *t)
         }
         memcpy(fenbuf, fen, len);
         fenbuf[len] = '\0';
-        bool ok = pos_set_fen(next, fenbuf, Chess960, err, sizeof err);
+        bool ok = pos_set_fen(next, fenbuf, e->chess960, err, sizeof err);
         free(fenbuf);
         if (!ok) {
             uci_print("info string error: bad FEN: %s (position unchanged)", err);
@@ -116,14 +116,14 @@ static void cmd_position(Tokens *t)
             pos_make_game_move(next, m);
         }
     }
-    memcpy(Root, next, sizeof *Root);
+    memcpy(&e->root, next, sizeof e->root);
     free(next);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Display                                                                  */
 
-static void cmd_display(void)
+static void cmd_display(Engine *e)
 {
     static const char Pc[] = " PNBRQK  pnbrqk";
     char line[128], fen[128];
@@ -132,15 +132,15 @@ static void cmd_display(void)
         int o = 0;
         for (int f = 0; f < 8; f++)
             o += snprintf(line + o, sizeof line - (size_t)o, " | %c",
-                          Pc[Root->board[make_square(f, r)]]);
+                          Pc[e->root.board[make_square(f, r)]]);
         uci_print("%s | %d", line, r + 1);
         uci_print(" +---+---+---+---+---+---+---+---+");
     }
     uci_print("   a   b   c   d   e   f   g   h");
-    pos_get_fen(Root, fen, sizeof fen);
+    pos_get_fen(&e->root, fen, sizeof fen);
     uci_print("Fen: %s", fen);
-    uci_print("Key: %016llX", (unsigned long long)pos_key(Root));
-    bitboard_t ch = pos_checkers(Root);
+    uci_print("Key: %016llX", (unsigned long long)pos_key(&e->root));
+    bitboard_t ch = pos_checkers(&e->root);
     int o = 0;
     line[0] = '\0';
     while (ch) {
@@ -149,16 +149,16 @@ static void cmd_display(void)
                       'a' + file_of(sq), '1' + rank_of(sq));
     }
     uci_print("Checkers: %s", o ? line : "-");
-    uci_print("State: %s", game_state_text(pos_game_state(Root)));
+    uci_print("State: %s", game_state_text(pos_game_state(&e->root)));
     MoveList list;
-    gen_legal(Root, &list);
+    gen_legal(&e->root, &list);
     char *buf = malloc((size_t)list.count * 12 + 32);
     if (buf) {
         size_t n = 0;
         buf[0] = '\0';
         for (int i = 0; i < list.count; i++) {
             char san[16];
-            move_to_san(Root, list.moves[i], san);
+            move_to_san(&e->root, list.moves[i], san);
             n += (size_t)sprintf(buf + n, "%s%s", i ? " " : "", san);
         }
         uci_print("Legal moves (%d): %s", list.count, list.count ? buf : "-");
@@ -176,17 +176,17 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void run_perft(const Position *pos, int depth)
+static void run_perft(Engine *e, const Position *pos, int depth)
 {
     double t0 = now_seconds();
-    uint64_t n = perft_divide(pos, depth, search_options()->threads, print_line);
+    uint64_t n = perft_divide(pos, depth, engine_search_options(e)->threads, print_line);
     double el = now_seconds() - t0;
     uci_print("info string perft %d: %llu nodes in %.3f s, %.0f nodes/s", depth,
               (unsigned long long)n, el, el > 0 ? (double)n / el : 0.0);
 }
 
 /* "perft N [FEN]" from the shell or the loop. */
-static void cmd_perft(Tokens *t)
+static void cmd_perft(Engine *e, Tokens *t)
 {
     char word[32];
     long long d;
@@ -200,20 +200,20 @@ static void cmd_perft(Tokens *t)
         char err[200];
         if (!p)
             return;
-        if (pos_set_fen(p, fen, Chess960, err, sizeof err))
-            run_perft(p, (int)d);
+        if (pos_set_fen(p, fen, e->chess960, err, sizeof err))
+            run_perft(e, p, (int)d);
         else
             uci_print("info string error: bad FEN: %s", err);
         free(p);
     } else
-        run_perft(Root, (int)d);
+        run_perft(e, &e->root, (int)d);
 }
 
-static void cmd_perftsuite(Tokens *t)
+static void cmd_perftsuite(Engine *e, Tokens *t)
 {
     char path[1024], word[32];
     long long d = 5;
-    bool c960 = Chess960;
+    bool c960 = e->chess960;
     if (!tok_next(t, path, sizeof path)) {
         uci_print("info string error: perftsuite needs a file: perftsuite FILE [maxdepth] [chess960]");
         return;
@@ -226,7 +226,7 @@ static void cmd_perftsuite(Tokens *t)
             return;
         }
     }
-    int r = perft_suite(path, (int)d, c960, search_options()->threads, stdout);
+    int r = perft_suite(path, (int)d, c960, engine_search_options(e)->threads, stdout);
     if (r < 0)
         uci_print("info string error: cannot read '%s'", path);
     else
@@ -247,13 +247,13 @@ static bool is_go_keyword(const char *w)
     return false;
 }
 
-static void cmd_go(Tokens *t)
+static void cmd_go(Engine *e, Tokens *t)
 {
     SearchLimits lim;
     memset(&lim, 0, sizeof lim);
     lim.clock.time[0] = lim.clock.time[1] = -1;
     lim.clock.inc[0] = lim.clock.inc[1] = -1;
-    lim.clock.overhead = MoveOverhead;
+    lim.clock.overhead = e->move_overhead;
     char word[64];
     bool have_word = tok_next(t, word, sizeof word);
     while (have_word) {
@@ -263,7 +263,7 @@ static void cmd_go(Tokens *t)
             lim.ponder = true;
         else if (!strcmp(word, "searchmoves")) {
             while ((have_word = tok_next(t, word, sizeof word)) && !is_go_keyword(word)) {
-                move_t m = move_from_uci(Root, word);
+                move_t m = move_from_uci(&e->root, word);
                 if (m == MOVE_NONE) {
                     uci_print("info string error: searchmoves: '%s' is not a legal move (go ignored)",
                               word);
@@ -291,7 +291,7 @@ static void cmd_go(Tokens *t)
                     uci_print("info string error: go perft needs a depth from 1 to 20");
                     return;
                 }
-                run_perft(Root, (int)v);
+                run_perft(e, &e->root, (int)v);
                 return;
             }
             if (v < 0) {
@@ -323,14 +323,14 @@ static void cmd_go(Tokens *t)
         have_word = tok_next(t, word, sizeof word);
     }
     if (!lim.infinite && !lim.depth && !lim.nodes && !lim.clock.movetime
-        && lim.clock.time[Root->side] < 0 && lim.clock.time[!Root->side] >= 0)
+        && lim.clock.time[e->root.side] < 0 && lim.clock.time[!e->root.side] >= 0)
         uci_print("info string error: go: no %s for the side to move; searching until stop",
-                  Root->side == WHITE ? "wtime" : "btime");
+                  e->root.side == WHITE ? "wtime" : "btime");
     /* `go` alone searches until stopped, as `go infinite` does. */
     if (!lim.depth && !lim.nodes && !lim.mate && !lim.clock.movetime && lim.clock.time[WHITE] < 0
         && lim.clock.time[BLACK] < 0)
         lim.infinite = true;
-    if (Debug)
+    if (e->debug)
         uci_print("info string debug: go depth %d nodes %llu mate %d movetime %lld wtime %lld "
                   "btime %lld winc %lld binc %lld movestogo %d infinite %d ponder %d "
                   "searchmoves %d",
@@ -338,7 +338,7 @@ static void cmd_go(Tokens *t)
                   (long long)lim.clock.time[WHITE], (long long)lim.clock.time[BLACK],
                   (long long)lim.clock.inc[WHITE], (long long)lim.clock.inc[BLACK],
                   lim.clock.movestogo, lim.infinite, lim.ponder, lim.searchmoves_count);
-    search_start(Root, &lim);
+    search_start(&e->root, &lim);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -389,7 +389,7 @@ static long long max_hash_mb(void)
     return mb * 3 / 4;
 }
 
-static void cmd_setoption(Tokens *t)
+static void cmd_setoption(Engine *e, Tokens *t)
 {
     char word[256], name[256] = "", value[256] = "";
     int mode = 0;
@@ -412,7 +412,7 @@ static void cmd_setoption(Tokens *t)
     snprintf(lname, sizeof lname, "%s", name);
     for (char *c = lname; *c; c++)
         *c = (char)tolower((unsigned char)*c);
-    SearchOptions *o = search_options();
+    SearchOptions *o = engine_search_options(e);
     long long v;
     bool b;
     if (!*lname) {
@@ -444,7 +444,7 @@ static void cmd_setoption(Tokens *t)
             o->seed = (uint64_t)v;
     } else if (!strcmp(lname, "move overhead")) {
         if (spin_value("Move Overhead", value, 0, 5000, &v))
-            MoveOverhead = (int)v;
+            e->move_overhead = (int)v;
     } else if (!strcmp(lname, "clear hash")) {
         search_clear();
     } else if (!strcmp(lname, "ponder") || !strcmp(lname, "uci_chess960")
@@ -454,15 +454,16 @@ static void cmd_setoption(Tokens *t)
                       value);
             return;
         }
+        /* Ponder is listed so that GUIs let the engine ponder; nothing reads it. */
         if (!strcmp(lname, "ponder"))
-            Ponder = b;
+            ;
         else if (!strcmp(lname, "uci_showwdl"))
             o->show_wdl = b;
         else if (!strcmp(lname, "uci_limitstrength"))
             o->limit_strength = b;
         else {
-            Chess960 = b;
-            Root->chess960 = b;
+            e->chess960 = b;
+            e->root.chess960 = b;
         }
     } else
         uci_print("info string error: unknown option '%s'", name);
@@ -603,7 +604,7 @@ bool uci_command(const char *line)
         char w[16] = "";
         tok_next(&t, w, sizeof w);
         if (!strcmp(w, "on") || !strcmp(w, "off"))
-            Debug = !strcmp(w, "on");
+            Uci.debug = !strcmp(w, "on");
         else
             uci_print("info string error: debug takes on or off");
         return true;
@@ -636,21 +637,21 @@ bool uci_command(const char *line)
     if (!strcmp(cmd, "ucinewgame"))
         search_clear();
     else if (!strcmp(cmd, "position"))
-        cmd_position(&t);
+        cmd_position(&Uci, &t);
     else if (!strcmp(cmd, "go"))
-        cmd_go(&t);
+        cmd_go(&Uci, &t);
     else if (!strcmp(cmd, "setoption"))
-        cmd_setoption(&t);
+        cmd_setoption(&Uci, &t);
     else if (!strcmp(cmd, "d"))
-        cmd_display();
+        cmd_display(&Uci);
     else if (!strcmp(cmd, "eval"))
-        eval_trace(Root, print_line);
+        eval_trace(&Uci.root, print_line);
     else if (!strcmp(cmd, "bench"))
         cmd_bench(&t);
     else if (!strcmp(cmd, "perft"))
-        cmd_perft(&t);
+        cmd_perft(&Uci, &t);
     else if (!strcmp(cmd, "perftsuite"))
-        cmd_perftsuite(&t);
+        cmd_perftsuite(&Uci, &t);
     else if (!strcmp(cmd, "datagen"))
         cmd_datagen(&t);
     return true;
@@ -659,12 +660,8 @@ bool uci_command(const char *line)
 void uci_init(void)
 {
     movegen_init();
-    Root = calloc(1, sizeof *Root);
-    if (!Root) {
-        fprintf(stderr, "rokade: out of memory\n");
-        exit(1);
-    }
-    pos_set_startpos(Root);
+    pos_set_startpos(&Uci.root);
+    Uci.move_overhead = 20;
     search_init(print_line);
 }
 
@@ -694,11 +691,9 @@ void uci_finish(void)
     search_wait();
 }
 
-const Position *uci_position(void) { return Root; }
+const Position *uci_position(void) { return &Uci.root; }
 
 void uci_shutdown(void)
 {
     search_shutdown();
-    free(Root);
-    Root = NULL;
 }
