@@ -24,7 +24,7 @@ endif
 
 TUNE_SRC := eval/tune.c
 LIB_SRC := $(wildcard movegen/*.c) $(filter-out $(TUNE_SRC),$(wildcard eval/*.c)) \
-           $(wildcard search/*.c) $(wildcard perft/*.c) $(wildcard bench/*.c) engine/uci.c \
+           $(wildcard search/*.c) $(wildcard perft/*.c) $(wildcard bench/*.c) engine/uci.c engine/options.c \
            engine/datagen.c
 MAIN_SRC := engine/main.c
 BUILD   ?= build/release

@@ -11,18 +11,15 @@
 #include <limits.h>
 #include <time.h>
 
-#include <unistd.h>
-
 #include "../bench/bench.h"
 #include "datagen.h"
 #include "engine.h"
+#include "options.h"
 #include "../eval/eval.h"
 #include "../movegen/movegen.h"
 #include "../movegen/util.h"
 #include "../perft/perft.h"
-#include "../search/level.h"
 #include "../search/search.h"
-#include "../search/tt.h"
 
 /* The only file-scope state of the front end: the lock that keeps the
  * lines of the search threads and of the loop whole, and the one engine
@@ -344,51 +341,6 @@ static void cmd_go(Engine *e, Tokens *t)
 /* ------------------------------------------------------------------------ */
 /* setoption                                                                */
 
-static bool parse_bool(const char *v, bool *out)
-{
-    if (!strcmp(v, "true")) {
-        *out = true;
-        return true;
-    }
-    if (!strcmp(v, "false")) {
-        *out = false;
-        return true;
-    }
-    return false;
-}
-
-/* Spin option: parses and clamps; false (with a message) when unreadable. */
-static bool spin_value(const char *name, const char *v, long long min, long long max, long long *out)
-{
-    long long x;
-    if (!*v) {
-        uci_print("info string error: option %s needs a value", name);
-        return false;
-    }
-    /* Saturating, so that a huge value is clamped like any other. */
-    if (!parse_int_saturating(v, &x)) {
-        uci_print("info string error: option %s: '%s' is not a number (unchanged)", name, v);
-        return false;
-    }
-    if (x < min || x > max) {
-        long long c = x < min ? min : max;
-        uci_print("info string error: option %s: %s is out of range %lld..%lld, set to %lld", name,
-                  v, min, max, c);
-        x = c;
-    }
-    *out = x;
-    return true;
-}
-
-static long long max_hash_mb(void)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || psize <= 0)
-        return 1 << 20;
-    long long mb = (long long)pages * psize / (1 << 20);
-    return mb * 3 / 4;
-}
-
 static void cmd_setoption(Engine *e, Tokens *t)
 {
     char word[256], name[256] = "", value[256] = "";
@@ -408,65 +360,10 @@ static void cmd_setoption(Engine *e, Tokens *t)
             strncat(dst, word, 255 - strlen(dst));
         }
     }
-    char lname[256];
-    snprintf(lname, sizeof lname, "%s", name);
-    for (char *c = lname; *c; c++)
-        *c = (char)tolower((unsigned char)*c);
-    SearchOptions *o = engine_search_options(e);
-    long long v;
-    bool b;
-    if (!*lname) {
+    if (!*name)
         uci_print("info string error: setoption needs 'name <option> [value <x>]'");
-    } else if (!strcmp(lname, "hash")) {
-        long long max = max_hash_mb();
-        if (spin_value("Hash", value, 1, 33554432, &v)) {
-            if (v > max)
-                uci_print("info string error: Hash %lld MB is more than this machine can give "
-                          "(%lld MB); table kept at %zu MB", v, max, tt_size_mb());
-            else if (!tt_resize((size_t)v))
-                uci_print("info string error: cannot allocate %lld MB; table kept at %zu MB", v,
-                          tt_size_mb());
-        }
-    } else if (!strcmp(lname, "threads")) {
-        if (spin_value("Threads", value, 1, 256, &v) && !search_set_threads((int)v))
-            uci_print("info string error: could only start %d threads", o->threads);
-    } else if (!strcmp(lname, "multipv")) {
-        if (spin_value("MultiPV", value, 1, 256, &v))
-            o->multipv = (int)v;
-    } else if (!strcmp(lname, "skill level")) {
-        if (spin_value("Skill Level", value, 0, LEVEL_FULL, &v))
-            o->skill_level = (int)v;
-    } else if (!strcmp(lname, "uci_elo")) {
-        if (spin_value("UCI_Elo", value, LEVEL_ELO_MIN, LEVEL_ELO_MAX, &v))
-            o->elo = (int)v;
-    } else if (!strcmp(lname, "skill seed")) {
-        if (spin_value("Skill Seed", value, 0, 2147483647, &v))
-            o->seed = (uint64_t)v;
-    } else if (!strcmp(lname, "move overhead")) {
-        if (spin_value("Move Overhead", value, 0, 5000, &v))
-            e->move_overhead = (int)v;
-    } else if (!strcmp(lname, "clear hash")) {
-        search_clear();
-    } else if (!strcmp(lname, "ponder") || !strcmp(lname, "uci_chess960")
-               || !strcmp(lname, "uci_showwdl") || !strcmp(lname, "uci_limitstrength")) {
-        if (!parse_bool(value, &b)) {
-            uci_print("info string error: option %s takes true or false, not '%s' (unchanged)", name,
-                      value);
-            return;
-        }
-        /* Ponder is listed so that GUIs let the engine ponder; nothing reads it. */
-        if (!strcmp(lname, "ponder"))
-            ;
-        else if (!strcmp(lname, "uci_showwdl"))
-            o->show_wdl = b;
-        else if (!strcmp(lname, "uci_limitstrength"))
-            o->limit_strength = b;
-        else {
-            e->chess960 = b;
-            e->root.chess960 = b;
-        }
-    } else
-        uci_print("info string error: unknown option '%s'", name);
+    else
+        options_set(e, name, value);
 }
 
 /* ------------------------------------------------------------------------ */
@@ -476,19 +373,7 @@ static void cmd_uci(void)
 {
     uci_print("id name Rokade %s", ROKADE_VERSION);
     uci_print("id author the Rokade developers");
-    uci_print("option name Hash type spin default 16 min 1 max 33554432");
-    uci_print("option name Threads type spin default 1 min 1 max 256");
-    uci_print("option name MultiPV type spin default 1 min 1 max 256");
-    uci_print("option name Ponder type check default false");
-    uci_print("option name Move Overhead type spin default 20 min 0 max 5000");
-    uci_print("option name Clear Hash type button");
-    uci_print("option name UCI_Chess960 type check default false");
-    uci_print("option name UCI_ShowWDL type check default false");
-    uci_print("option name Skill Level type spin default %d min 0 max %d", LEVEL_FULL, LEVEL_FULL);
-    uci_print("option name UCI_LimitStrength type check default false");
-    uci_print("option name UCI_Elo type spin default 1500 min %d max %d", LEVEL_ELO_MIN,
-              LEVEL_ELO_MAX);
-    uci_print("option name Skill Seed type spin default 0 min 0 max 2147483647");
+    options_print_uci();
     uci_print("uciok");
 }
 
@@ -661,8 +546,8 @@ void uci_init(void)
 {
     movegen_init();
     pos_set_startpos(&Uci.root);
-    Uci.move_overhead = 20;
     search_init(print_line);
+    options_init(&Uci);
 }
 
 void uci_loop(void)
