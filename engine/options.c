@@ -110,11 +110,11 @@ static const Option Options[] = {
      "clears the hash table and the histories, as ucinewgame does"},
     {"UCI_Chess960", OPTION_CHECK, 0, 0, 1, set_chess960,
      "castling printed king-takes-rook (e1h1); needed for a FEN whose castling king is not on "
-     "e1/e8 (refused otherwise: standard notation cannot tell that castling from a king step)"},
+     "e1/e8"},
     {"UCI_ShowWDL", OPTION_CHECK, 0, 0, 1, set_show_wdl,
      "adds wdl W D L (per mille) to info lines"},
     {"Skill Level", OPTION_SPIN, LEVEL_FULL, 0, LEVEL_FULL, set_skill_level,
-     "play level, 20 = full strength (see Play levels)"},
+     "the play level; 20 = full strength, lower is weaker"},
     {"UCI_LimitStrength", OPTION_CHECK, 0, 0, 1, set_limit_strength,
      "play at UCI_Elo instead of Skill Level"},
     {"UCI_Elo", OPTION_SPIN, 1500, LEVEL_ELO_MIN, LEVEL_ELO_MAX, set_elo,
@@ -150,7 +150,7 @@ void options_print_uci(void)
 void options_print_help(void)
 {
     for (int i = 0; i < OPTION_COUNT; i++)
-        uci_print("  %-18s %s", Options[i].name, Options[i].help);
+        uci_print("  %-22s %s", Options[i].name, Options[i].help);
 }
 
 void options_set(Engine *e, const char *name, const char *value)

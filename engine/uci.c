@@ -120,8 +120,9 @@ static void cmd_position(Engine *e, Tokens *t)
 /* ------------------------------------------------------------------------ */
 /* Display                                                                  */
 
-static void cmd_display(Engine *e)
+static void cmd_display(Engine *e, Tokens *t)
 {
+    (void)t;
     static const char Pc[] = " PNBRQK  pnbrqk";
     char line[128], fen[128];
     uci_print(" +---+---+---+---+---+---+---+---+");
@@ -367,42 +368,11 @@ static void cmd_setoption(Engine *e, Tokens *t)
 }
 
 /* ------------------------------------------------------------------------ */
-/* The loop                                                                 */
+/* Bench and datagen                                                        */
 
-static void cmd_uci(void)
+static void cmd_bench(Engine *e, Tokens *t)
 {
-    uci_print("id name Rokade %s", ROKADE_VERSION);
-    uci_print("id author the Rokade developers");
-    options_print_uci();
-    uci_print("uciok");
-}
-
-static void cmd_help(void)
-{
-    static const char *const Lines[] = {
-        "Rokade speaks UCI. Commands:",
-        "  uci | isready | ucinewgame | debug on|off | quit",
-        "  setoption name <name> [value <v>]   (options: see 'uci')",
-        "  position startpos|fen <fen> [moves <m1> <m2> ...]",
-        "  go [wtime btime winc binc movestogo depth nodes mate movetime infinite ponder",
-        "     searchmoves <moves>] | go perft <depth>",
-        "  stop | ponderhit",
-        "Extra commands:",
-        "  d                      show the board, FEN, key, game state and legal moves",
-        "  eval                   the static evaluation and its terms",
-        "  bench [depth]          fixed search of the bench positions (node signature)",
-        "  perft <depth> [fen]    perft divide of the current or given position",
-        "  perftsuite <file> [maxdepth] [chess960]   check an EPD perft suite",
-        "  datagen out <file> [games N] [threads N] [nodes N] [random N] [book <file>] [seed N]",
-        "                         self-play training data ('datagen help' for details)",
-        "  help                   this text",
-        NULL};
-    for (int i = 0; Lines[i]; i++)
-        uci_print("%s", Lines[i]);
-}
-
-static void cmd_bench(Tokens *t)
-{
+    (void)e;
     char word[32];
     long long d = 0;
     if (tok_next(t, word, sizeof word) && !parse_int(word, 1, 64, &d)) {
@@ -432,11 +402,157 @@ static bool run_datagen(const char *args, char *err, size_t errlen)
     return datagen_run(&opt, print_line, NULL, err, errlen);
 }
 
-static void cmd_datagen(Tokens *t)
+static void cmd_datagen(Engine *e, Tokens *t)
 {
+    (void)e;
     char err[1400];
     if (!run_datagen(tok_rest(t), err, sizeof err))
         uci_print("info string error: datagen: %s", err);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The protocol's small commands                                            */
+
+static void cmd_uci(Engine *e, Tokens *t)
+{
+    (void)e;
+    (void)t;
+    uci_print("id name Rokade %s", ROKADE_VERSION);
+    uci_print("id author the Rokade developers");
+    options_print_uci();
+    uci_print("uciok");
+}
+
+static void cmd_isready(Engine *e, Tokens *t)
+{
+    (void)e;
+    (void)t;
+    uci_print("readyok");
+}
+
+static void cmd_ucinewgame(Engine *e, Tokens *t)
+{
+    (void)e;
+    (void)t;
+    search_clear();
+}
+
+static void cmd_stop(Engine *e, Tokens *t)
+{
+    (void)e;
+    (void)t;
+    if (!search_running())
+        uci_print("info string error: stop: no search is running");
+    search_stop();
+}
+
+static void cmd_ponderhit(Engine *e, Tokens *t)
+{
+    (void)e;
+    (void)t;
+    if (!search_is_unbounded())
+        uci_print("info string error: ponderhit: no ponder search is running");
+    search_ponderhit();
+}
+
+static void cmd_quit(Engine *e, Tokens *t)
+{
+    (void)e;
+    (void)t;
+    search_stop();
+    search_wait();
+}
+
+static void cmd_debug(Engine *e, Tokens *t)
+{
+    char w[16] = "";
+    tok_next(t, w, sizeof w);
+    if (!strcmp(w, "on") || !strcmp(w, "off"))
+        e->debug = !strcmp(w, "on");
+    else
+        uci_print("info string error: debug takes on or off");
+}
+
+/* Accepted and ignored: nothing needs registering. */
+static void cmd_register(Engine *e, Tokens *t)
+{
+    (void)e;
+    (void)t;
+}
+
+static void cmd_eval(Engine *e, Tokens *t)
+{
+    (void)t;
+    eval_trace(&e->root, print_line);
+}
+
+static void cmd_help(Engine *e, Tokens *t);
+
+/* ------------------------------------------------------------------------ */
+/* The command table                                                        */
+
+typedef struct {
+    const char *name;
+    void (*run)(Engine *e, Tokens *args); /* args: the rest of the line */
+    /* Answered at once, even while a search runs. The others wait for a
+     * running finite search to end and are refused during an endless one
+     * (infinite or ponder), which only `stop` or `ponderhit` ends. */
+    bool at_once;
+    const char *usage; /* for `help`: the command with its arguments */
+    const char *help;  /* for `help`: what it does, one line */
+} Command;
+
+/* In the order `help` lists them: the UCI protocol, then Rokade's own. */
+static const Command Commands[] = {
+    {"uci", cmd_uci, true, "uci", "names the engine and lists the options, then uciok"},
+    {"isready", cmd_isready, true, "isready", "readyok, at once, even during a search"},
+    {"ucinewgame", cmd_ucinewgame, false, "ucinewgame", "clears the hash table and the histories"},
+    {"position", cmd_position, false, "position startpos|fen <fen> [moves <m1> <m2> ...]",
+     "sets the position; a bad FEN or an illegal move keeps the old one"},
+    {"go", cmd_go, false,
+     "go [wtime btime winc binc movestogo depth nodes mate movetime <n>] [infinite] [ponder] "
+     "[searchmoves <m1> ...]",
+     "searches the position; go perft <depth> runs perft divide instead"},
+    {"stop", cmd_stop, true, "stop", "ends the search, which prints its bestmove"},
+    {"ponderhit", cmd_ponderhit, true, "ponderhit",
+     "the ponder move was played: the search goes on as a normal one"},
+    {"setoption", cmd_setoption, false, "setoption name <name> [value <v>]",
+     "sets an option (listed below)"},
+    {"debug", cmd_debug, true, "debug on|off", "on: go also prints the limits it understood"},
+    {"register", cmd_register, true, "register ...", "accepted and ignored"},
+    {"quit", cmd_quit, true, "quit", "stops any search and exits"},
+    {"d", cmd_display, false, "d", "the board, FEN, key, checkers, game state and legal moves"},
+    {"eval", cmd_eval, false, "eval", "the static evaluation and its terms"},
+    {"bench", cmd_bench, false, "bench [depth]",
+     "fixed search of the bench positions (node signature)"},
+    {"perft", cmd_perft, false, "perft <depth> [fen]",
+     "perft divide of the current or given position"},
+    {"perftsuite", cmd_perftsuite, false, "perftsuite <file> [maxdepth] [chess960]",
+     "checks an EPD perft suite"},
+    {"datagen", cmd_datagen, false,
+     "datagen out <file> [games N] [threads N] [nodes N] [random N] [book <file>] [seed N]",
+     "self-play training data ('datagen help' for details)"},
+    {"help", cmd_help, true, "help", "this text"},
+};
+
+enum { COMMAND_COUNT = (int)(sizeof Commands / sizeof Commands[0]) };
+
+static void cmd_help(Engine *e, Tokens *t)
+{
+    (void)e;
+    (void)t;
+    uci_print("Rokade speaks UCI. Commands:");
+    for (int i = 0; i < COMMAND_COUNT; i++) {
+        const Command *c = &Commands[i];
+        if (strlen(c->usage) <= 22)
+            uci_print("  %-22s %s", c->usage, c->help);
+        else {
+            uci_print("  %s", c->usage);
+            uci_print("  %-22s %s", "", c->help);
+        }
+    }
+    uci_print("Options (names are case-insensitive; 'uci' gives types, defaults and ranges):");
+    options_print_help();
 }
 
 int uci_shell_command(const char *line)
@@ -457,89 +573,29 @@ int uci_shell_command(const char *line)
 bool uci_command(const char *line)
 {
     Tokens t = {line};
-    char cmd[64];
-    if (!tok_next(&t, cmd, sizeof cmd)) {
+    char name[64];
+    if (!tok_next(&t, name, sizeof name)) {
         uci_print("info string error: empty line (ignored)");
         return true;
     }
-
-    /* Answered at once, even while a search runs. */
-    if (!strcmp(cmd, "isready")) {
-        uci_print("readyok");
+    const Command *c = NULL;
+    for (int i = 0; i < COMMAND_COUNT && !c; i++)
+        if (!strcmp(name, Commands[i].name))
+            c = &Commands[i];
+    if (!c) {
+        uci_print("info string error: unknown command '%s' (try 'help')", name);
         return true;
     }
-    if (!strcmp(cmd, "stop")) {
-        if (!search_running())
-            uci_print("info string error: stop: no search is running");
-        search_stop();
-        return true;
-    }
-    if (!strcmp(cmd, "ponderhit")) {
-        if (!search_is_unbounded())
-            uci_print("info string error: ponderhit: no ponder search is running");
-        search_ponderhit();
-        return true;
-    }
-    if (!strcmp(cmd, "quit")) {
-        search_stop();
+    if (!c->at_once) {
+        if (search_is_unbounded()) {
+            uci_print("info string error: '%s' ignored: a search is running (send stop first)",
+                      name);
+            return true;
+        }
         search_wait();
-        return false;
     }
-    if (!strcmp(cmd, "debug")) {
-        char w[16] = "";
-        tok_next(&t, w, sizeof w);
-        if (!strcmp(w, "on") || !strcmp(w, "off"))
-            Uci.debug = !strcmp(w, "on");
-        else
-            uci_print("info string error: debug takes on or off");
-        return true;
-    }
-    if (!strcmp(cmd, "uci")) {
-        cmd_uci();
-        return true;
-    }
-    if (!strcmp(cmd, "register") || !strcmp(cmd, "help")) {
-        if (cmd[0] == 'h')
-            cmd_help();
-        return true;
-    }
-
-    static const char *const Known[] = {"ucinewgame", "position", "go", "setoption", "d", "eval",
-                                        "bench", "perft", "perftsuite", "datagen", NULL};
-    bool known = false;
-    for (int i = 0; Known[i] && !known; i++)
-        known = !strcmp(cmd, Known[i]);
-    if (!known) {
-        uci_print("info string error: unknown command '%s' (try 'help')", cmd);
-        return true;
-    }
-    /* The rest waits for a finite search; an endless one must be stopped first. */
-    if (search_is_unbounded()) {
-        uci_print("info string error: '%s' ignored: a search is running (send stop first)", cmd);
-        return true;
-    }
-    search_wait();
-    if (!strcmp(cmd, "ucinewgame"))
-        search_clear();
-    else if (!strcmp(cmd, "position"))
-        cmd_position(&Uci, &t);
-    else if (!strcmp(cmd, "go"))
-        cmd_go(&Uci, &t);
-    else if (!strcmp(cmd, "setoption"))
-        cmd_setoption(&Uci, &t);
-    else if (!strcmp(cmd, "d"))
-        cmd_display(&Uci);
-    else if (!strcmp(cmd, "eval"))
-        eval_trace(&Uci.root, print_line);
-    else if (!strcmp(cmd, "bench"))
-        cmd_bench(&t);
-    else if (!strcmp(cmd, "perft"))
-        cmd_perft(&Uci, &t);
-    else if (!strcmp(cmd, "perftsuite"))
-        cmd_perftsuite(&Uci, &t);
-    else if (!strcmp(cmd, "datagen"))
-        cmd_datagen(&t);
-    return true;
+    c->run(&Uci, &t);
+    return c->run != cmd_quit; /* the one command that ends the loop */
 }
 
 void uci_init(void)
