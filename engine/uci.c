@@ -1,5 +1,8 @@
 /* The UCI front end: reads commands, keeps the game position, and answers.
- * All output goes through uci_print, one whole flushed line at a time. */
+ * Every command is a row of one table (Commands, below) and every option a
+ * row of another (options.c); the state they change is the one Engine
+ * instance (engine.h). All output goes through uci_print, one whole flushed
+ * line at a time. */
 #include "uci.h"
 
 #include <ctype.h>
