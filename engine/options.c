@@ -1,7 +1,7 @@
 /* The UCI options, all in the one table below: `uci` lists them from it,
  * `setoption` looks them up in it, `help` prints their descriptions, and
- * options_init gives each its default through its setter, so a default is
- * written nowhere else.
+ * options_init gives each its default through its setter (unless the search
+ * was born with it), so a default is written nowhere else.
  *
  * To add or change an option: edit its row here (and its setter, if it needs
  * a new one), then the row of README.md's option table, which must repeat the
@@ -28,6 +28,9 @@ typedef struct {
     /* Applies a value: spin parsed and clamped, check 0 or 1, button 0.
      * NULL: the value is accepted and kept nowhere. */
     void (*set)(Engine *e, long long value);
+    /* The value in force, for setters that reallocate (NULL otherwise):
+     * options_init leaves an option alone that already has its default. */
+    long long (*current)(Engine *e);
     const char *help;        /* one line, no Markdown: `help` and the README row */
 } Option;
 
@@ -54,6 +57,14 @@ static void set_hash(Engine *e, long long mb)
         uci_print("info string error: cannot allocate %lld MB; table kept at %zu MB", mb,
                   tt_size_mb());
 }
+
+static long long hash_mb(Engine *e)
+{
+    (void)e;
+    return (long long)tt_size_mb();
+}
+
+static long long threads(Engine *e) { return engine_search_options(e)->threads; }
 
 static void set_threads(Engine *e, long long n)
 {
@@ -93,33 +104,33 @@ static void set_chess960(Engine *e, long long on)
 
 /* In the order `uci` lists them. */
 static const Option Options[] = {
-    {"Hash", OPTION_SPIN, 16, 1, HASH_MAX_MB, set_hash,
+    {"Hash", OPTION_SPIN, 16, 1, HASH_MAX_MB, set_hash, hash_mb,
      "hash table size in MB; refused beyond 3/4 of the machine's memory"},
-    {"Threads", OPTION_SPIN, 1, 1, 256, set_threads,
+    {"Threads", OPTION_SPIN, 1, 1, 256, set_threads, threads,
      "search threads (Lazy SMP); perft splits its root moves over them too"},
-    {"MultiPV", OPTION_SPIN, 1, 1, 256, set_multipv,
+    {"MultiPV", OPTION_SPIN, 1, 1, 256, set_multipv, NULL,
      "number of best lines searched and printed"},
     /* Listed because GUIs only send `go ponder` to an engine that has it.
      * The search learns of pondering from `go ponder` itself, so the value
      * is not kept. */
-    {"Ponder", OPTION_CHECK, 0, 0, 1, NULL,
+    {"Ponder", OPTION_CHECK, 0, 0, 1, NULL, NULL,
      "lets the GUI send go ponder; the engine needs no setting"},
-    {"Move Overhead", OPTION_SPIN, 20, 0, 5000, set_move_overhead,
+    {"Move Overhead", OPTION_SPIN, 20, 0, 5000, set_move_overhead, NULL,
      "milliseconds kept back on every move for GUI and network delays"},
-    {"Clear Hash", OPTION_BUTTON, 0, 0, 0, clear_hash,
+    {"Clear Hash", OPTION_BUTTON, 0, 0, 0, clear_hash, NULL,
      "clears the hash table and the histories, as ucinewgame does"},
-    {"UCI_Chess960", OPTION_CHECK, 0, 0, 1, set_chess960,
+    {"UCI_Chess960", OPTION_CHECK, 0, 0, 1, set_chess960, NULL,
      "castling printed king-takes-rook (e1h1); needed for a FEN whose castling king is not on "
      "e1/e8"},
-    {"UCI_ShowWDL", OPTION_CHECK, 0, 0, 1, set_show_wdl,
+    {"UCI_ShowWDL", OPTION_CHECK, 0, 0, 1, set_show_wdl, NULL,
      "adds wdl W D L (per mille) to info lines"},
-    {"Skill Level", OPTION_SPIN, LEVEL_FULL, 0, LEVEL_FULL, set_skill_level,
+    {"Skill Level", OPTION_SPIN, LEVEL_FULL, 0, LEVEL_FULL, set_skill_level, NULL,
      "the play level; 20 = full strength, lower is weaker"},
-    {"UCI_LimitStrength", OPTION_CHECK, 0, 0, 1, set_limit_strength,
+    {"UCI_LimitStrength", OPTION_CHECK, 0, 0, 1, set_limit_strength, NULL,
      "play at UCI_Elo instead of Skill Level"},
-    {"UCI_Elo", OPTION_SPIN, 1500, LEVEL_ELO_MIN, LEVEL_ELO_MAX, set_elo,
+    {"UCI_Elo", OPTION_SPIN, 1500, LEVEL_ELO_MIN, LEVEL_ELO_MAX, set_elo, NULL,
      "the play level as an Elo rating, when UCI_LimitStrength is on"},
-    {"Skill Seed", OPTION_SPIN, 0, 0, 2147483647, set_seed,
+    {"Skill Seed", OPTION_SPIN, 0, 0, 2147483647, set_seed, NULL,
      "0 = a new seed each game (ucinewgame); any other value makes a level's choices "
      "repeatable"},
 };
@@ -128,9 +139,11 @@ enum { OPTION_COUNT = (int)(sizeof Options / sizeof Options[0]) };
 
 void options_init(Engine *e)
 {
-    for (int i = 0; i < OPTION_COUNT; i++)
-        if (Options[i].type != OPTION_BUTTON && Options[i].set)
-            Options[i].set(e, Options[i].def);
+    for (int i = 0; i < OPTION_COUNT; i++) {
+        const Option *o = &Options[i];
+        if (o->type != OPTION_BUTTON && o->set && !(o->current && o->current(e) == o->def))
+            o->set(e, o->def);
+    }
 }
 
 void options_print_uci(void)
