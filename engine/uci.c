@@ -1,5 +1,8 @@
 /* The UCI front end: reads commands, keeps the game position, and answers.
- * All output goes through uci_print, one whole flushed line at a time. */
+ * Every command is a row of one table (Commands, below) and every option a
+ * row of another (options.c); the state they change is the one Engine
+ * instance (engine.h). All output goes through uci_print, one whole flushed
+ * line at a time. */
 #include "uci.h"
 
 #include <ctype.h>
@@ -11,26 +14,21 @@
 #include <limits.h>
 #include <time.h>
 
-#include <unistd.h>
-
 #include "../bench/bench.h"
 #include "datagen.h"
+#include "engine.h"
+#include "options.h"
 #include "../eval/eval.h"
 #include "../movegen/movegen.h"
-#include "../perft/perft.h"
-#include "../search/level.h"
 #include "../movegen/util.h"
+#include "../perft/perft.h"
 #include "../search/search.h"
-#include "report.h"
 
+/* The only file-scope state of the front end: the lock that keeps the
+ * lines of the search threads and of the loop whole, and the one engine
+ * instance the loop drives. */
 static pthread_mutex_t OutLock = PTHREAD_MUTEX_INITIALIZER;
-static Position *Root;
-static bool Chess960;
-static bool Debug;
-static int MoveOverhead = 20;
-static bool Ponder;
-static Search *Searcher;  /* the engine's search instance */
-static UciReport Report;  /* its output */
+static Engine Uci;
 
 void uci_print(const char *fmt, ...)
 {
@@ -49,7 +47,7 @@ static void print_line(const char *line) { uci_print("%s", line); }
 /* ------------------------------------------------------------------------ */
 /* position                                                                 */
 
-static void cmd_position(Tokens *t)
+static void cmd_position(Engine *e, Tokens *t)
 {
     char word[64];
     Position *next = malloc(sizeof *next);
@@ -65,7 +63,7 @@ static void cmd_position(Tokens *t)
     }
     const char *rest;
     if (!strcmp(word, "startpos")) {
-        pos_set_fen(next, START_FEN, Chess960, err, sizeof err);
+        pos_set_fen(next, START_FEN, e->chess960, err, sizeof err);
         rest = tok_rest(t);
     } else if (!strcmp(word, "fen")) {
         const char *fen = tok_rest(t);
@@ -83,7 +81,7 @@ static void cmd_position(Tokens *t)
         }
         memcpy(fenbuf, fen, len);
         fenbuf[len] = '\0';
-        bool ok = pos_set_fen(next, fenbuf, Chess960, err, sizeof err);
+        bool ok = pos_set_fen(next, fenbuf, e->chess960, err, sizeof err);
         free(fenbuf);
         if (!ok) {
             uci_print("info string error: bad FEN: %s (position unchanged)", err);
@@ -118,15 +116,16 @@ static void cmd_position(Tokens *t)
             pos_make_game_move(next, m);
         }
     }
-    memcpy(Root, next, sizeof *Root);
+    memcpy(&e->root, next, sizeof e->root);
     free(next);
 }
 
 /* ------------------------------------------------------------------------ */
 /* Display                                                                  */
 
-static void cmd_display(void)
+static void cmd_display(Engine *e, Tokens *t)
 {
+    (void)t;
     static const char Pc[] = " PNBRQK  pnbrqk";
     char line[128], fen[128];
     uci_print(" +---+---+---+---+---+---+---+---+");
@@ -134,15 +133,15 @@ static void cmd_display(void)
         int o = 0;
         for (int f = 0; f < 8; f++)
             o += snprintf(line + o, sizeof line - (size_t)o, " | %c",
-                          Pc[Root->board[make_square(f, r)]]);
+                          Pc[e->root.board[make_square(f, r)]]);
         uci_print("%s | %d", line, r + 1);
         uci_print(" +---+---+---+---+---+---+---+---+");
     }
     uci_print("   a   b   c   d   e   f   g   h");
-    pos_get_fen(Root, fen, sizeof fen);
+    pos_get_fen(&e->root, fen, sizeof fen);
     uci_print("Fen: %s", fen);
-    uci_print("Key: %016llX", (unsigned long long)pos_key(Root));
-    bitboard_t ch = pos_checkers(Root);
+    uci_print("Key: %016llX", (unsigned long long)pos_key(&e->root));
+    bitboard_t ch = pos_checkers(&e->root);
     int o = 0;
     line[0] = '\0';
     while (ch) {
@@ -151,16 +150,16 @@ static void cmd_display(void)
                       'a' + file_of(sq), '1' + rank_of(sq));
     }
     uci_print("Checkers: %s", o ? line : "-");
-    uci_print("State: %s", game_state_text(pos_game_state(Root)));
+    uci_print("State: %s", game_state_text(pos_game_state(&e->root)));
     MoveList list;
-    gen_legal(Root, &list);
+    gen_legal(&e->root, &list);
     char *buf = malloc((size_t)list.count * 12 + 32);
     if (buf) {
         size_t n = 0;
         buf[0] = '\0';
         for (int i = 0; i < list.count; i++) {
             char san[16];
-            move_to_san(Root, list.moves[i], san);
+            move_to_san(&e->root, list.moves[i], san);
             n += (size_t)sprintf(buf + n, "%s%s", i ? " " : "", san);
         }
         uci_print("Legal moves (%d): %s", list.count, list.count ? buf : "-");
@@ -178,17 +177,17 @@ static double now_seconds(void)
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
-static void run_perft(const Position *pos, int depth)
+static void run_perft(Engine *e, const Position *pos, int depth)
 {
     double t0 = now_seconds();
-    uint64_t n = perft_divide(pos, depth, search_threads(Searcher), print_line);
+    uint64_t n = perft_divide(pos, depth, search_threads(e->search), print_line);
     double el = now_seconds() - t0;
     uci_print("info string perft %d: %llu nodes in %.3f s, %.0f nodes/s", depth,
               (unsigned long long)n, el, el > 0 ? (double)n / el : 0.0);
 }
 
 /* "perft N [FEN]" from the shell or the loop. */
-static void cmd_perft(Tokens *t)
+static void cmd_perft(Engine *e, Tokens *t)
 {
     char word[32];
     long long d;
@@ -202,20 +201,20 @@ static void cmd_perft(Tokens *t)
         char err[200];
         if (!p)
             return;
-        if (pos_set_fen(p, fen, Chess960, err, sizeof err))
-            run_perft(p, (int)d);
+        if (pos_set_fen(p, fen, e->chess960, err, sizeof err))
+            run_perft(e, p, (int)d);
         else
             uci_print("info string error: bad FEN: %s", err);
         free(p);
     } else
-        run_perft(Root, (int)d);
+        run_perft(e, &e->root, (int)d);
 }
 
-static void cmd_perftsuite(Tokens *t)
+static void cmd_perftsuite(Engine *e, Tokens *t)
 {
     char path[1024], word[32];
     long long d = 5;
-    bool c960 = Chess960;
+    bool c960 = e->chess960;
     if (!tok_next(t, path, sizeof path)) {
         uci_print("info string error: perftsuite needs a file: perftsuite FILE [maxdepth] [chess960]");
         return;
@@ -228,7 +227,7 @@ static void cmd_perftsuite(Tokens *t)
             return;
         }
     }
-    int r = perft_suite(path, (int)d, c960, search_threads(Searcher), stdout);
+    int r = perft_suite(path, (int)d, c960, search_threads(e->search), stdout);
     if (r < 0)
         uci_print("info string error: cannot read '%s'", path);
     else
@@ -249,13 +248,13 @@ static bool is_go_keyword(const char *w)
     return false;
 }
 
-static void cmd_go(Tokens *t)
+static void cmd_go(Engine *e, Tokens *t)
 {
     SearchLimits lim;
     memset(&lim, 0, sizeof lim);
     lim.clock.time[0] = lim.clock.time[1] = -1;
     lim.clock.inc[0] = lim.clock.inc[1] = -1;
-    lim.clock.overhead = MoveOverhead;
+    lim.clock.overhead = e->move_overhead;
     char word[64];
     bool have_word = tok_next(t, word, sizeof word);
     while (have_word) {
@@ -265,7 +264,7 @@ static void cmd_go(Tokens *t)
             lim.ponder = true;
         else if (!strcmp(word, "searchmoves")) {
             while ((have_word = tok_next(t, word, sizeof word)) && !is_go_keyword(word)) {
-                move_t m = move_from_uci(Root, word);
+                move_t m = move_from_uci(&e->root, word);
                 if (m == MOVE_NONE) {
                     uci_print("info string error: searchmoves: '%s' is not a legal move (go ignored)",
                               word);
@@ -280,10 +279,12 @@ static void cmd_go(Tokens *t)
             snprintf(key, sizeof key, "%s", word);
             long long v, lo = !strcmp(key, "wtime") || !strcmp(key, "btime") ? LLONG_MIN : 0;
             long long hi = !strcmp(key, "perft") ? 20 : !strcmp(key, "depth") ? 1000 : LLONG_MAX / 4;
-            if (!tok_next(t, val, sizeof val) || !parse_int(val, lo, hi, &v)) {
+            /* Saturating, so that a clock too negative for long long is still
+             * just negative (treated as 0 below). */
+            if (!tok_next(t, val, sizeof val) || !parse_int_saturating(val, &v) || v < lo
+                || v > hi) {
                 uci_print("info string error: go %s needs a number%s, got '%s' (go ignored)", key,
-                          !strcmp(key, "perft") ? " from 1 to 20" : " >= 0",
-                          tok_rest(t) == t->p && !*val ? "" : val);
+                          !strcmp(key, "perft") ? " from 1 to 20" : " >= 0", val);
                 return;
             }
             if (!strcmp(key, "perft")) {
@@ -291,7 +292,7 @@ static void cmd_go(Tokens *t)
                     uci_print("info string error: go perft needs a depth from 1 to 20");
                     return;
                 }
-                run_perft(Root, (int)v);
+                run_perft(e, &e->root, (int)v);
                 return;
             }
             if (v < 0) {
@@ -323,14 +324,14 @@ static void cmd_go(Tokens *t)
         have_word = tok_next(t, word, sizeof word);
     }
     if (!lim.infinite && !lim.depth && !lim.nodes && !lim.clock.movetime
-        && lim.clock.time[Root->side] < 0 && lim.clock.time[!Root->side] >= 0)
+        && lim.clock.time[e->root.side] < 0 && lim.clock.time[!e->root.side] >= 0)
         uci_print("info string error: go: no %s for the side to move; searching until stop",
-                  Root->side == WHITE ? "wtime" : "btime");
+                  e->root.side == WHITE ? "wtime" : "btime");
     /* `go` alone searches until stopped, as `go infinite` does. */
     if (!lim.depth && !lim.nodes && !lim.mate && !lim.clock.movetime && lim.clock.time[WHITE] < 0
         && lim.clock.time[BLACK] < 0)
         lim.infinite = true;
-    if (Debug)
+    if (e->debug)
         uci_print("info string debug: go depth %d nodes %llu mate %d movetime %lld wtime %lld "
                   "btime %lld winc %lld binc %lld movestogo %d infinite %d ponder %d "
                   "searchmoves %d",
@@ -338,58 +339,13 @@ static void cmd_go(Tokens *t)
                   (long long)lim.clock.time[WHITE], (long long)lim.clock.time[BLACK],
                   (long long)lim.clock.inc[WHITE], (long long)lim.clock.inc[BLACK],
                   lim.clock.movestogo, lim.infinite, lim.ponder, lim.searchmoves_count);
-    search_start(Searcher, Root, &lim);
+    search_start(e->search, &e->root, &lim);
 }
 
 /* ------------------------------------------------------------------------ */
 /* setoption                                                                */
 
-static bool parse_bool(const char *v, bool *out)
-{
-    if (!strcmp(v, "true")) {
-        *out = true;
-        return true;
-    }
-    if (!strcmp(v, "false")) {
-        *out = false;
-        return true;
-    }
-    return false;
-}
-
-/* Spin option: parses and clamps; false (with a message) when unreadable. */
-static bool spin_value(const char *name, const char *v, long long min, long long max, long long *out)
-{
-    char *end;
-    if (!*v) {
-        uci_print("info string error: option %s needs a value", name);
-        return false;
-    }
-    long long x = strtoll(v, &end, 10);
-    if (*end) {
-        uci_print("info string error: option %s: '%s' is not a number (unchanged)", name, v);
-        return false;
-    }
-    if (x < min || x > max) {
-        long long c = x < min ? min : max;
-        uci_print("info string error: option %s: %s is out of range %lld..%lld, set to %lld", name,
-                  v, min, max, c);
-        x = c;
-    }
-    *out = x;
-    return true;
-}
-
-static long long max_hash_mb(void)
-{
-    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || psize <= 0)
-        return 1 << 20;
-    long long mb = (long long)pages * psize / (1 << 20);
-    return mb * 3 / 4;
-}
-
-static void cmd_setoption(Tokens *t)
+static void cmd_setoption(Engine *e, Tokens *t)
 {
     char word[256], name[256] = "", value[256] = "";
     int mode = 0;
@@ -408,115 +364,18 @@ static void cmd_setoption(Tokens *t)
             strncat(dst, word, 255 - strlen(dst));
         }
     }
-    char lname[256];
-    snprintf(lname, sizeof lname, "%s", name);
-    for (char *c = lname; *c; c++)
-        *c = (char)tolower((unsigned char)*c);
-    SearchOptions *o = search_options(Searcher);
-    long long v;
-    bool b;
-    if (!*lname) {
+    if (!*name)
         uci_print("info string error: setoption needs 'name <option> [value <x>]'");
-    } else if (!strcmp(lname, "hash")) {
-        long long max = max_hash_mb();
-        if (spin_value("Hash", value, 1, 33554432, &v)) {
-            if (v > max)
-                uci_print("info string error: Hash %lld MB is more than this machine can give "
-                          "(%lld MB); table kept at %zu MB", v, max, search_hash_mb(Searcher));
-            else if (!search_set_hash(Searcher, (size_t)v))
-                uci_print("info string error: cannot allocate %lld MB; table kept at %zu MB", v,
-                          search_hash_mb(Searcher));
-        }
-    } else if (!strcmp(lname, "threads")) {
-        if (spin_value("Threads", value, 1, 256, &v) && !search_set_threads(Searcher, (int)v))
-            uci_print("info string error: could only start %d threads", search_threads(Searcher));
-    } else if (!strcmp(lname, "multipv")) {
-        if (spin_value("MultiPV", value, 1, 256, &v))
-            o->multipv = (int)v;
-    } else if (!strcmp(lname, "skill level")) {
-        if (spin_value("Skill Level", value, 0, LEVEL_FULL, &v))
-            o->skill_level = (int)v;
-    } else if (!strcmp(lname, "uci_elo")) {
-        if (spin_value("UCI_Elo", value, LEVEL_ELO_MIN, LEVEL_ELO_MAX, &v))
-            o->elo = (int)v;
-    } else if (!strcmp(lname, "skill seed")) {
-        if (spin_value("Skill Seed", value, 0, 2147483647, &v))
-            o->seed = (uint64_t)v;
-    } else if (!strcmp(lname, "move overhead")) {
-        if (spin_value("Move Overhead", value, 0, 5000, &v))
-            MoveOverhead = (int)v;
-    } else if (!strcmp(lname, "clear hash")) {
-        search_new_game(Searcher);
-    } else if (!strcmp(lname, "ponder") || !strcmp(lname, "uci_chess960")
-               || !strcmp(lname, "uci_showwdl") || !strcmp(lname, "uci_limitstrength")) {
-        if (!parse_bool(value, &b)) {
-            uci_print("info string error: option %s takes true or false, not '%s' (unchanged)", name,
-                      value);
-            return;
-        }
-        if (!strcmp(lname, "ponder"))
-            Ponder = b;
-        else if (!strcmp(lname, "uci_showwdl"))
-            Report.show_wdl = b;
-        else if (!strcmp(lname, "uci_limitstrength"))
-            o->limit_strength = b;
-        else {
-            Chess960 = b;
-            Root->chess960 = b;
-        }
-    } else
-        uci_print("info string error: unknown option '%s'", name);
+    else
+        options_set(e, name, value);
 }
 
 /* ------------------------------------------------------------------------ */
-/* The loop                                                                 */
+/* Bench and datagen                                                        */
 
-static void cmd_uci(void)
+static void cmd_bench(Engine *e, Tokens *t)
 {
-    uci_print("id name Rokade %s", ROKADE_VERSION);
-    uci_print("id author the Rokade developers");
-    uci_print("option name Hash type spin default 16 min 1 max 33554432");
-    uci_print("option name Threads type spin default 1 min 1 max 256");
-    uci_print("option name MultiPV type spin default 1 min 1 max 256");
-    uci_print("option name Ponder type check default false");
-    uci_print("option name Move Overhead type spin default 20 min 0 max 5000");
-    uci_print("option name Clear Hash type button");
-    uci_print("option name UCI_Chess960 type check default false");
-    uci_print("option name UCI_ShowWDL type check default false");
-    uci_print("option name Skill Level type spin default %d min 0 max %d", LEVEL_FULL, LEVEL_FULL);
-    uci_print("option name UCI_LimitStrength type check default false");
-    uci_print("option name UCI_Elo type spin default 1500 min %d max %d", LEVEL_ELO_MIN,
-              LEVEL_ELO_MAX);
-    uci_print("option name Skill Seed type spin default 0 min 0 max 2147483647");
-    uci_print("uciok");
-}
-
-static void cmd_help(void)
-{
-    static const char *const Lines[] = {
-        "Rokade speaks UCI. Commands:",
-        "  uci | isready | ucinewgame | debug on|off | quit",
-        "  setoption name <name> [value <v>]   (options: see 'uci')",
-        "  position startpos|fen <fen> [moves <m1> <m2> ...]",
-        "  go [wtime btime winc binc movestogo depth nodes mate movetime infinite ponder",
-        "     searchmoves <moves>] | go perft <depth>",
-        "  stop | ponderhit",
-        "Extra commands:",
-        "  d                      show the board, FEN, key, game state and legal moves",
-        "  eval                   the static evaluation and its terms",
-        "  bench [depth]          fixed search of the bench positions (node signature)",
-        "  perft <depth> [fen]    perft divide of the current or given position",
-        "  perftsuite <file> [maxdepth] [chess960]   check an EPD perft suite",
-        "  datagen out <file> [games N] [threads N] [nodes N] [random N] [book <file>] [seed N]",
-        "                         self-play training data ('datagen help' for details)",
-        "  help                   this text",
-        NULL};
-    for (int i = 0; Lines[i]; i++)
-        uci_print("%s", Lines[i]);
-}
-
-static void cmd_bench(Tokens *t)
-{
+    (void)e;
     char word[32];
     long long d = 0;
     if (tok_next(t, word, sizeof word) && !parse_int(word, 1, 64, &d)) {
@@ -546,11 +405,157 @@ static bool run_datagen(const char *args, char *err, size_t errlen)
     return datagen_run(&opt, print_line, NULL, err, errlen);
 }
 
-static void cmd_datagen(Tokens *t)
+static void cmd_datagen(Engine *e, Tokens *t)
 {
+    (void)e;
     char err[1400];
     if (!run_datagen(tok_rest(t), err, sizeof err))
         uci_print("info string error: datagen: %s", err);
+}
+
+/* ------------------------------------------------------------------------ */
+/* The protocol's small commands                                            */
+
+static void cmd_uci(Engine *e, Tokens *t)
+{
+    (void)e;
+    (void)t;
+    uci_print("id name Rokade %s", ROKADE_VERSION);
+    uci_print("id author the Rokade developers");
+    options_print_uci();
+    uci_print("uciok");
+}
+
+static void cmd_isready(Engine *e, Tokens *t)
+{
+    (void)e;
+    (void)t;
+    uci_print("readyok");
+}
+
+static void cmd_ucinewgame(Engine *e, Tokens *t)
+{
+    (void)e;
+    (void)t;
+    search_new_game(e->search);
+}
+
+static void cmd_stop(Engine *e, Tokens *t)
+{
+    (void)e;
+    (void)t;
+    if (!search_running(e->search))
+        uci_print("info string error: stop: no search is running");
+    search_stop(e->search);
+}
+
+static void cmd_ponderhit(Engine *e, Tokens *t)
+{
+    (void)e;
+    (void)t;
+    if (!search_is_unbounded(e->search))
+        uci_print("info string error: ponderhit: no ponder search is running");
+    search_ponderhit(e->search);
+}
+
+static void cmd_quit(Engine *e, Tokens *t)
+{
+    (void)e;
+    (void)t;
+    search_stop(e->search);
+    search_wait(e->search);
+}
+
+static void cmd_debug(Engine *e, Tokens *t)
+{
+    char w[16] = "";
+    tok_next(t, w, sizeof w);
+    if (!strcmp(w, "on") || !strcmp(w, "off"))
+        e->debug = !strcmp(w, "on");
+    else
+        uci_print("info string error: debug takes on or off");
+}
+
+/* Accepted and ignored: nothing needs registering. */
+static void cmd_register(Engine *e, Tokens *t)
+{
+    (void)e;
+    (void)t;
+}
+
+static void cmd_eval(Engine *e, Tokens *t)
+{
+    (void)t;
+    eval_trace(&e->root, print_line);
+}
+
+static void cmd_help(Engine *e, Tokens *t);
+
+/* ------------------------------------------------------------------------ */
+/* The command table                                                        */
+
+typedef struct {
+    const char *name;
+    void (*run)(Engine *e, Tokens *args); /* args: the rest of the line */
+    /* Answered at once, even while a search runs. The others wait for a
+     * running finite search to end and are refused during an endless one
+     * (infinite or ponder), which only `stop` or `ponderhit` ends. */
+    bool at_once;
+    const char *usage; /* for `help`: the command with its arguments */
+    const char *help;  /* for `help`: what it does, one line */
+} Command;
+
+/* In the order `help` lists them: the UCI protocol, then Rokade's own. */
+static const Command Commands[] = {
+    {"uci", cmd_uci, true, "uci", "names the engine and lists the options, then uciok"},
+    {"isready", cmd_isready, true, "isready", "readyok, at once, even during a search"},
+    {"ucinewgame", cmd_ucinewgame, false, "ucinewgame", "clears the hash table and the histories"},
+    {"position", cmd_position, false, "position startpos|fen <fen> [moves <m1> <m2> ...]",
+     "sets the position; a bad FEN or an illegal move keeps the old one"},
+    {"go", cmd_go, false,
+     "go [wtime btime winc binc movestogo depth nodes mate movetime <n>] [infinite] [ponder] "
+     "[searchmoves <m1> ...]",
+     "searches the position; go perft <depth> runs perft divide instead"},
+    {"stop", cmd_stop, true, "stop", "ends the search, which prints its bestmove"},
+    {"ponderhit", cmd_ponderhit, true, "ponderhit",
+     "the ponder move was played: the search goes on as a normal one"},
+    {"setoption", cmd_setoption, false, "setoption name <name> [value <v>]",
+     "sets an option (listed below)"},
+    {"debug", cmd_debug, true, "debug on|off", "on: go also prints the limits it understood"},
+    {"register", cmd_register, true, "register ...", "accepted and ignored"},
+    {"quit", cmd_quit, true, "quit", "stops any search and exits"},
+    {"d", cmd_display, false, "d", "the board, FEN, key, checkers, game state and legal moves"},
+    {"eval", cmd_eval, false, "eval", "the static evaluation and its terms"},
+    {"bench", cmd_bench, false, "bench [depth]",
+     "fixed search of the bench positions (node signature)"},
+    {"perft", cmd_perft, false, "perft <depth> [fen]",
+     "perft divide of the current or given position"},
+    {"perftsuite", cmd_perftsuite, false, "perftsuite <file> [maxdepth] [chess960]",
+     "checks an EPD perft suite"},
+    {"datagen", cmd_datagen, false,
+     "datagen out <file> [games N] [threads N] [nodes N] [random N] [book <file>] [seed N]",
+     "self-play training data ('datagen help' for details)"},
+    {"help", cmd_help, true, "help", "this text"},
+};
+
+enum { COMMAND_COUNT = (int)(sizeof Commands / sizeof Commands[0]) };
+
+static void cmd_help(Engine *e, Tokens *t)
+{
+    (void)e;
+    (void)t;
+    uci_print("Rokade speaks UCI. Commands:");
+    for (int i = 0; i < COMMAND_COUNT; i++) {
+        const Command *c = &Commands[i];
+        if (strlen(c->usage) <= 22)
+            uci_print("  %-22s %s", c->usage, c->help);
+        else {
+            uci_print("  %s", c->usage);
+            uci_print("  %-22s %s", "", c->help);
+        }
+    }
+    uci_print("Options (names are case-insensitive; 'uci' gives types, defaults and ranges):");
+    options_print_help();
 }
 
 int uci_shell_command(const char *line)
@@ -571,105 +576,41 @@ int uci_shell_command(const char *line)
 bool uci_command(const char *line)
 {
     Tokens t = {line};
-    char cmd[64];
-    if (!tok_next(&t, cmd, sizeof cmd)) {
+    char name[64];
+    if (!tok_next(&t, name, sizeof name)) {
         uci_print("info string error: empty line (ignored)");
         return true;
     }
-
-    /* Answered at once, even while a search runs. */
-    if (!strcmp(cmd, "isready")) {
-        uci_print("readyok");
+    const Command *c = NULL;
+    for (int i = 0; i < COMMAND_COUNT && !c; i++)
+        if (!strcmp(name, Commands[i].name))
+            c = &Commands[i];
+    if (!c) {
+        uci_print("info string error: unknown command '%s' (try 'help')", name);
         return true;
     }
-    if (!strcmp(cmd, "stop")) {
-        if (!search_running(Searcher))
-            uci_print("info string error: stop: no search is running");
-        search_stop(Searcher);
-        return true;
+    if (!c->at_once) {
+        if (search_is_unbounded(Uci.search)) {
+            uci_print("info string error: '%s' ignored: a search is running (send stop first)",
+                      name);
+            return true;
+        }
+        search_wait(Uci.search);
     }
-    if (!strcmp(cmd, "ponderhit")) {
-        if (!search_is_unbounded(Searcher))
-            uci_print("info string error: ponderhit: no ponder search is running");
-        search_ponderhit(Searcher);
-        return true;
-    }
-    if (!strcmp(cmd, "quit")) {
-        search_stop(Searcher);
-        search_wait(Searcher);
-        return false;
-    }
-    if (!strcmp(cmd, "debug")) {
-        char w[16] = "";
-        tok_next(&t, w, sizeof w);
-        if (!strcmp(w, "on") || !strcmp(w, "off"))
-            Debug = !strcmp(w, "on");
-        else
-            uci_print("info string error: debug takes on or off");
-        return true;
-    }
-    if (!strcmp(cmd, "uci")) {
-        cmd_uci();
-        return true;
-    }
-    if (!strcmp(cmd, "register") || !strcmp(cmd, "help")) {
-        if (cmd[0] == 'h')
-            cmd_help();
-        return true;
-    }
-
-    static const char *const Known[] = {"ucinewgame", "position", "go", "setoption", "d", "eval",
-                                        "bench", "perft", "perftsuite", "datagen", NULL};
-    bool known = false;
-    for (int i = 0; Known[i] && !known; i++)
-        known = !strcmp(cmd, Known[i]);
-    if (!known) {
-        uci_print("info string error: unknown command '%s' (try 'help')", cmd);
-        return true;
-    }
-    /* The rest waits for a finite search; an endless one must be stopped first. */
-    if (search_is_unbounded(Searcher)) {
-        uci_print("info string error: '%s' ignored: a search is running (send stop first)", cmd);
-        return true;
-    }
-    search_wait(Searcher);
-    if (!strcmp(cmd, "ucinewgame"))
-        search_new_game(Searcher);
-    else if (!strcmp(cmd, "position"))
-        cmd_position(&t);
-    else if (!strcmp(cmd, "go"))
-        cmd_go(&t);
-    else if (!strcmp(cmd, "setoption"))
-        cmd_setoption(&t);
-    else if (!strcmp(cmd, "d"))
-        cmd_display();
-    else if (!strcmp(cmd, "eval"))
-        eval_trace(Root, print_line);
-    else if (!strcmp(cmd, "bench"))
-        cmd_bench(&t);
-    else if (!strcmp(cmd, "perft"))
-        cmd_perft(&t);
-    else if (!strcmp(cmd, "perftsuite"))
-        cmd_perftsuite(&t);
-    else if (!strcmp(cmd, "datagen"))
-        cmd_datagen(&t);
-    return true;
+    c->run(&Uci, &t);
+    return c->run != cmd_quit; /* the one command that ends the loop */
 }
 
 void uci_init(void)
 {
     movegen_init();
-    Root = calloc(1, sizeof *Root);
-    if (!Root) {
-        fprintf(stderr, "rokade: out of memory\n");
-        exit(1);
-    }
-    pos_set_startpos(Root);
-    SearchReporter rep = report_callbacks(&Report);
-    if (!report_init(&Report, print_line) || !(Searcher = search_create(16, &rep))) {
+    pos_set_startpos(&Uci.root);
+    SearchReporter rep = report_callbacks(&Uci.report);
+    if (!report_init(&Uci.report, print_line) || !(Uci.search = search_create(16, &rep))) {
         fprintf(stderr, "rokade: cannot allocate the hash table or start the search thread\n");
         exit(1);
     }
+    options_init(&Uci);
 }
 
 void uci_loop(void)
@@ -693,18 +634,16 @@ void uci_finish(void)
 {
     /* End of input: a finite search finishes and prints its bestmove; an
      * endless one is stopped. */
-    if (search_is_unbounded(Searcher))
-        search_stop(Searcher);
-    search_wait(Searcher);
+    if (search_is_unbounded(Uci.search))
+        search_stop(Uci.search);
+    search_wait(Uci.search);
 }
 
-const Position *uci_position(void) { return Root; }
+const Position *uci_position(void) { return &Uci.root; }
 
 void uci_shutdown(void)
 {
-    search_destroy(Searcher);
-    Searcher = NULL;
-    report_free(&Report);
-    free(Root);
-    Root = NULL;
+    search_destroy(Uci.search);
+    Uci.search = NULL;
+    report_free(&Uci.report);
 }

@@ -2,7 +2,8 @@
 # Command-line and UCI checks of the engine binary named by $ROKADE (default
 # ./rokade): perft from the shell and through the UCI loop, error handling of
 # bad FENs and illegal moves (the old position must survive), Chess960
-# notation. Prints "N passed, M failed" and exits non-zero on any failure.
+# notation, and README.md's option table against `uci` and `help`. Prints
+# "N passed, M failed" and exits non-zero on any failure.
 
 ROKADE=${ROKADE:-./rokade}
 KIWIPETE='r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1'
@@ -136,6 +137,66 @@ expect "Chess960 notation in a standard position" "$out" "e1h1: 1" "e1a1: 1" "No
 n=$(count_lines "$out" "Nodes searched: 24")
 if [ "$n" -eq 2 ] && ! has_match "$out" '^info string error'; then ok; else
     bad "Chess960 castling in a move list (both notations): want two perft 1 = 24, no error" "$out"
+fi
+
+# 6. README.md's option table describes the engine's options: the same
+#    names, each with the type, default, min and max that `uci` lists and the
+#    description that `help` prints (in the README, Markdown backticks aside).
+#    Rows are compared as "name|type|default|min|max|description".
+readme=${README:-$(dirname "$0")/../README.md}
+doc=$(awk -F'|' '
+    $0 == "| option | type | default | min | max | description |" { t = 1; next }
+    t && /^\| ---/ { next }
+    t && /^\|/ {
+        for (i = 2; i <= 7; i++) { gsub(/`/, "", $i); gsub(/^ +| +$/, "", $i) }
+        print $2 "|" $3 "|" $4 "|" $5 "|" $6 "|" $7
+        next
+    }
+    t { exit }' "$readme" 2>&1)
+out=$(uci uci help)
+# `help` prints an option as "  NAME DESCRIPTION" with the name padded to 22.
+eng=$(printf '%s\n' "$out" | awk '
+    /^option name / {
+        s = substr($0, 13); p = index(s, " type "); name = substr(s, 1, p - 1)
+        n = split(substr(s, p + 6), w, " "); d = ""; lo = ""; hi = ""
+        for (i = 2; i < n; i += 2) {
+            if (w[i] == "default") d = w[i + 1]
+            else if (w[i] == "min") lo = w[i + 1]
+            else if (w[i] == "max") hi = w[i + 1]
+        }
+        rec[++count] = name "|" w[1] "|" d "|" lo "|" hi; names[count] = name
+        next
+    }
+    /^Options / { in_help = 1; next }
+    in_help && /^  / { help[++lines] = $0 }
+    END {
+        for (k = 1; k <= count; k++) {
+            pre = sprintf("  %-22s ", names[k]); desc = "(not in help)"
+            for (j = 1; j <= lines; j++)
+                if (index(help[j], pre) == 1) desc = substr(help[j], length(pre) + 1)
+            print rec[k] "|" desc
+        }
+    }')
+diffs=""
+while IFS= read -r row; do
+    has_line "$eng" "$row" || diffs="${diffs}README: $row
+"
+done <<EOF
+$doc
+EOF
+while IFS= read -r row; do
+    has_line "$doc" "$row" || diffs="${diffs}engine: $row
+"
+done <<EOF
+$eng
+EOF
+if [ -z "$doc" ] || [ -z "$eng" ]; then
+    bad "README option table: no rows in $readme or no options from the engine" "$doc"
+elif [ -n "$diffs" ]; then
+    bad "README option table and the engine's uci/help differ (rows name|type|default|min|max|description)" \
+        "$(printf '%s' "$diffs")"
+else
+    ok
 fi
 
 echo "cli_test: $pass passed, $fail failed"

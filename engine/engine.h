@@ -1,0 +1,26 @@
+/* The engine front end's state: what the UCI commands and options set that
+ * the search does not hold itself. The UCI loop (uci.c) owns the one
+ * instance; command handlers and option setters receive it. */
+#ifndef ROKADE_ENGINE_H
+#define ROKADE_ENGINE_H
+
+#include <stdbool.h>
+
+#include "../movegen/position.h"
+#include "../search/search.h"
+#include "report.h"
+
+typedef struct Engine {
+    Position root;     /* the game position `position` set */
+    bool chess960;     /* UCI_Chess960: castling notation of positions set from now on */
+    int move_overhead; /* Move Overhead (ms), handed to the time manager with each `go` */
+    bool debug;        /* `debug on`: `go` echoes the limits it understood */
+    Search *search;    /* the search instance, with its table and threads */
+    UciReport report;  /* how its results are printed (UCI_ShowWDL) */
+} Engine;
+
+/* The options the search holds (MultiPV, the play level): the engine's one
+ * way to them. */
+static inline SearchOptions *engine_search_options(Engine *e) { return search_options(e->search); }
+
+#endif

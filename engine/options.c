@@ -1,0 +1,204 @@
+/* The UCI options, all in the one table below: `uci` lists them from it,
+ * `setoption` looks them up in it, `help` prints their descriptions, and
+ * options_init gives each its default through its setter (unless the search
+ * was born with it), so a default is written nowhere else.
+ *
+ * To add or change an option: edit its row here (and its setter, if it needs
+ * a new one), then the row of README.md's option table, which must repeat the
+ * name, type, default, range and description: tests/cli_test.sh compares
+ * that table with the engine's `uci` and `help` output. */
+#include "options.h"
+
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+#include <unistd.h>
+
+#include "../movegen/util.h"
+#include "../search/level.h"
+#include "uci.h"
+
+typedef enum { OPTION_SPIN, OPTION_CHECK, OPTION_BUTTON } OptionType;
+
+typedef struct {
+    const char *name;        /* as `uci` lists it; `setoption` ignores case */
+    OptionType type;
+    long long def, min, max; /* spin: default and range; check: default 0 or 1 */
+    /* Applies a value: spin parsed and clamped, check 0 or 1, button 0.
+     * NULL: the value is accepted and kept nowhere. */
+    void (*set)(Engine *e, long long value);
+    /* The value in force, for setters that reallocate (NULL otherwise):
+     * options_init leaves an option alone that already has its default. */
+    long long (*current)(Engine *e);
+    const char *help;        /* one line, no Markdown: `help` and the README row */
+} Option;
+
+enum { HASH_MAX_MB = 33554432 };
+
+/* Three quarters of the machine's memory, in MB: a larger Hash is refused. */
+static long long max_hash_mb(void)
+{
+    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || psize <= 0)
+        return 1 << 20;
+    long long mb = (long long)pages * psize / (1 << 20);
+    return mb * 3 / 4;
+}
+
+static void set_hash(Engine *e, long long mb)
+{
+    (void)e;
+    long long max = max_hash_mb();
+    if (mb > max)
+        uci_print("info string error: Hash %lld MB is more than this machine can give "
+                  "(%lld MB); table kept at %zu MB", mb, max, search_hash_mb(e->search));
+    else if (!search_set_hash(e->search, (size_t)mb))
+        uci_print("info string error: cannot allocate %lld MB; table kept at %zu MB", mb,
+                  search_hash_mb(e->search));
+}
+
+static long long hash_mb(Engine *e)
+{
+    (void)e;
+    return (long long)search_hash_mb(e->search);
+}
+
+static long long threads(Engine *e) { return search_threads(e->search); }
+
+static void set_threads(Engine *e, long long n)
+{
+    if (!search_set_threads(e->search, (int)n))
+        uci_print("info string error: could only start %d threads", search_threads(e->search));
+}
+
+static void clear_hash(Engine *e, long long unused)
+{
+    (void)e;
+    (void)unused;
+    search_new_game(e->search);
+}
+
+static void set_multipv(Engine *e, long long n) { engine_search_options(e)->multipv = (int)n; }
+static void set_move_overhead(Engine *e, long long ms) { e->move_overhead = (int)ms; }
+static void set_show_wdl(Engine *e, long long on) { e->report.show_wdl = on; }
+static void set_skill_level(Engine *e, long long level)
+{
+    engine_search_options(e)->skill_level = (int)level;
+}
+static void set_elo(Engine *e, long long elo) { engine_search_options(e)->elo = (int)elo; }
+static void set_seed(Engine *e, long long seed) { engine_search_options(e)->seed = (uint64_t)seed; }
+
+static void set_limit_strength(Engine *e, long long on)
+{
+    engine_search_options(e)->limit_strength = on;
+}
+
+/* The current position takes the notation at once; later ones are set with it. */
+static void set_chess960(Engine *e, long long on)
+{
+    e->chess960 = on;
+    e->root.chess960 = on;
+}
+
+/* In the order `uci` lists them. */
+static const Option Options[] = {
+    {"Hash", OPTION_SPIN, 16, 1, HASH_MAX_MB, set_hash, hash_mb,
+     "hash table size in MB; refused beyond 3/4 of the machine's memory"},
+    {"Threads", OPTION_SPIN, 1, 1, 256, set_threads, threads,
+     "search threads (Lazy SMP); perft splits its root moves over them too"},
+    {"MultiPV", OPTION_SPIN, 1, 1, 256, set_multipv, NULL,
+     "number of best lines searched and printed"},
+    /* Listed because GUIs only send `go ponder` to an engine that has it.
+     * The search learns of pondering from `go ponder` itself, so the value
+     * is not kept. */
+    {"Ponder", OPTION_CHECK, 0, 0, 1, NULL, NULL,
+     "lets the GUI send go ponder; the engine needs no setting"},
+    {"Move Overhead", OPTION_SPIN, 20, 0, 5000, set_move_overhead, NULL,
+     "milliseconds kept back on every move for GUI and network delays"},
+    {"Clear Hash", OPTION_BUTTON, 0, 0, 0, clear_hash, NULL,
+     "clears the hash table and the histories, as ucinewgame does"},
+    {"UCI_Chess960", OPTION_CHECK, 0, 0, 1, set_chess960, NULL,
+     "castling printed king-takes-rook (e1h1); needed for a FEN whose castling king is not on "
+     "e1/e8"},
+    {"UCI_ShowWDL", OPTION_CHECK, 0, 0, 1, set_show_wdl, NULL,
+     "adds wdl W D L (per mille) to info lines"},
+    {"Skill Level", OPTION_SPIN, LEVEL_FULL, 0, LEVEL_FULL, set_skill_level, NULL,
+     "the play level; 20 = full strength, lower is weaker"},
+    {"UCI_LimitStrength", OPTION_CHECK, 0, 0, 1, set_limit_strength, NULL,
+     "play at UCI_Elo instead of Skill Level"},
+    {"UCI_Elo", OPTION_SPIN, 1500, LEVEL_ELO_MIN, LEVEL_ELO_MAX, set_elo, NULL,
+     "the play level as an Elo rating, when UCI_LimitStrength is on"},
+    {"Skill Seed", OPTION_SPIN, 0, 0, 2147483647, set_seed, NULL,
+     "0 = a new seed each game (ucinewgame); any other value makes a level's choices "
+     "repeatable"},
+};
+
+enum { OPTION_COUNT = (int)(sizeof Options / sizeof Options[0]) };
+
+void options_init(Engine *e)
+{
+    for (int i = 0; i < OPTION_COUNT; i++) {
+        const Option *o = &Options[i];
+        if (o->type != OPTION_BUTTON && o->set && !(o->current && o->current(e) == o->def))
+            o->set(e, o->def);
+    }
+}
+
+void options_print_uci(void)
+{
+    for (int i = 0; i < OPTION_COUNT; i++) {
+        const Option *o = &Options[i];
+        if (o->type == OPTION_SPIN)
+            uci_print("option name %s type spin default %lld min %lld max %lld", o->name, o->def,
+                      o->min, o->max);
+        else if (o->type == OPTION_CHECK)
+            uci_print("option name %s type check default %s", o->name, o->def ? "true" : "false");
+        else
+            uci_print("option name %s type button", o->name);
+    }
+}
+
+void options_print_help(void)
+{
+    for (int i = 0; i < OPTION_COUNT; i++)
+        uci_print("  %-22s %s", Options[i].name, Options[i].help);
+}
+
+void options_set(Engine *e, const char *name, const char *value)
+{
+    const Option *o = NULL;
+    for (int i = 0; i < OPTION_COUNT && !o; i++)
+        if (!strcasecmp(name, Options[i].name))
+            o = &Options[i];
+    if (!o) {
+        uci_print("info string error: unknown option '%s'", name);
+        return;
+    }
+    long long v = 0;
+    if (o->type == OPTION_SPIN) {
+        if (!*value) {
+            uci_print("info string error: option %s needs a value", o->name);
+            return;
+        }
+        /* Saturating, so that a huge value is clamped like any other. */
+        if (!parse_int_saturating(value, &v)) {
+            uci_print("info string error: option %s: '%s' is not a number (unchanged)", o->name,
+                      value);
+            return;
+        }
+        if (v < o->min || v > o->max) {
+            v = v < o->min ? o->min : o->max;
+            uci_print("info string error: option %s: %s is out of range %lld..%lld, set to %lld",
+                      o->name, value, o->min, o->max, v);
+        }
+    } else if (o->type == OPTION_CHECK) {
+        if (strcmp(value, "true") != 0 && strcmp(value, "false") != 0) {
+            uci_print("info string error: option %s takes true or false, not '%s' (unchanged)",
+                      o->name, value);
+            return;
+        }
+        v = !strcmp(value, "true");
+    } /* a button ignores any value */
+    if (o->set)
+        o->set(e, v);
+}
