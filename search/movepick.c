@@ -31,9 +31,11 @@ void mp_init(MovePicker *mp, const Position *pos, const History *hist, ContHist 
     mp->cont[0] = cont ? cont[0] : NULL;
     mp->cont[1] = cont ? cont[1] : NULL;
     mp->qsearch = qsearch;
-    mp->killers[0] = killers ? killers[0] : MOVE_NONE;
-    mp->killers[1] = killers ? killers[1] : MOVE_NONE;
-    mp->counter = counter;
+    /* Quiescence has no killer or counter-move stage (in check, its quiet
+     * evasions come with the other quiets). */
+    mp->killers[0] = killers && !qsearch ? killers[0] : MOVE_NONE;
+    mp->killers[1] = killers && !qsearch ? killers[1] : MOVE_NONE;
+    mp->counter = qsearch ? MOVE_NONE : counter;
     mp->cur = mp->end = mp->bad_end = 0;
     mp->stage = ST_TT;
     /* In quiescence (not in check) the TT move is used only when noisy. */
