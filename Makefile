@@ -25,7 +25,7 @@ endif
 # TUNE=1: the search constants (search/tunables.h) become UCI spin options,
 # for SPSA tuning (OpenBench); build it apart, e.g. make TUNE=1 BUILD=build/tune.
 ifeq ($(TUNE),1)
-  CFLAGS += -DTUNE
+  override CFLAGS += -DTUNE
 endif
 
 TUNE_SRC := eval/tune.c

@@ -16,6 +16,7 @@
 
 #include "../movegen/util.h"
 #include "../search/level.h"
+#include "../search/tunables.h"
 #include "uci.h"
 
 typedef enum { OPTION_SPIN, OPTION_CHECK, OPTION_BUTTON } OptionType;
@@ -156,7 +157,40 @@ void options_print_uci(void)
         else
             uci_print("option name %s type button", o->name);
     }
+#ifdef TUNE
+    for (int i = 0; i < TunableCount; i++)
+        uci_print("option name %s type spin default %d min %d max %d", Tunables[i].name,
+                  Tunables[i].def, Tunables[i].min, Tunables[i].max);
+#endif
 }
+
+#ifdef TUNE
+/* A TUNE build's search constant: true when name is one. */
+static bool set_tunable(const char *name, const char *value)
+{
+    for (int i = 0; i < TunableCount; i++) {
+        const Tunable *tu = &Tunables[i];
+        if (strcasecmp(name, tu->name) != 0)
+            continue;
+        long long v;
+        if (!parse_int_saturating(value, &v))
+            uci_print("info string error: option %s: '%s' is not a number (unchanged)", tu->name,
+                      value);
+        else {
+            if (v < tu->min || v > tu->max) {
+                long long c = v < tu->min ? tu->min : tu->max;
+                uci_print("info string error: option %s: %s is out of range %d..%d, set to %lld",
+                          tu->name, value, tu->min, tu->max, c);
+                v = c;
+            }
+            *tu->value = (int)v;
+            search_tunables_changed();
+        }
+        return true;
+    }
+    return false;
+}
+#endif
 
 void options_print_help(void)
 {
@@ -171,6 +205,10 @@ void options_set(Engine *e, const char *name, const char *value)
         if (!strcasecmp(name, Options[i].name))
             o = &Options[i];
     if (!o) {
+#ifdef TUNE
+        if (set_tunable(name, value))
+            return;
+#endif
         uci_print("info string error: unknown option '%s'", name);
         return;
     }

@@ -57,6 +57,8 @@ static void build_reductions(void)
             Reductions[d][m] = (int)(LMR_BASE / 100.0 + log(d) * log(m) / (LMR_DIV / 100.0));
 }
 
+void search_tunables_changed(void) { build_reductions(); }
+
 void search_init_tables(void)
 {
 #ifdef TUNE

@@ -121,6 +121,10 @@ bool search_is_unbounded(Search *s);
 bool search_position(Search *s, const Position *root, int depth, uint64_t nodes,
                      SearchResult *out);
 
+/* After a constant of search/tunables.h changed (a TUNE build): rebuilds
+ * what the search derives from them. Call between searches. */
+void search_tunables_changed(void);
+
 /* No limits: a SearchLimits with no clock (time and inc -1) and no bounds. */
 void search_limits_none(SearchLimits *lim);
 

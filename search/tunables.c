@@ -7,7 +7,7 @@
 SEARCH_TUNABLES(TUNABLE_DEFINE)
 #undef TUNABLE_DEFINE
 
-#define TUNABLE_ENTRY(name, value, min, max) {#name, &name, (min), (max)},
+#define TUNABLE_ENTRY(name, value, min, max) {#name, &name, (value), (min), (max)},
 const Tunable Tunables[] = {SEARCH_TUNABLES(TUNABLE_ENTRY)};
 #undef TUNABLE_ENTRY
 const int TunableCount = (int)(sizeof Tunables / sizeof Tunables[0]);

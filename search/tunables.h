@@ -105,7 +105,7 @@ SEARCH_TUNABLES(TUNABLE_DECLARE)
 typedef struct {
     const char *name;
     int *value;
-    int min, max;
+    int def, min, max;
 } Tunable;
 extern const Tunable Tunables[];
 extern const int TunableCount;
