@@ -15,6 +15,10 @@ typedef struct Engine {
     bool chess960;     /* UCI_Chess960: castling notation of positions set from now on */
     int move_overhead; /* Move Overhead (ms), handed to the time manager with each `go` */
     bool debug;        /* `debug on`: `go` echoes the limits it understood */
+    /* Why the last `position` was refused ("" when it was accepted): until
+     * the next accepted one or `ucinewgame`, `go` refuses to search the old
+     * position, whose move the client would take for one of the new. */
+    char position_error[240];
     Search *search;    /* the search instance, with its table and threads */
     UciReport report;  /* how its results are printed (UCI_ShowWDL) */
 } Engine;

@@ -46,16 +46,29 @@ static long long max_hash_mb(void)
     return mb * 3 / 4;
 }
 
+/* A Hash beyond what the machine can give, or than can be allocated, is
+ * clamped to the largest table that can be had (halving from the limit), so
+ * that the size the client set and the size used agree as far as they can;
+ * the message says what was set. */
 static void set_hash(Engine *e, long long mb)
 {
-    (void)e;
     long long max = max_hash_mb();
+    long long want = mb > max ? max : mb;
+    long long got = want;
+    while (!search_set_hash(e->search, (size_t)got) && got > 1)
+        got /= 2;
+    if (search_hash_mb(e->search) != (size_t)got) {
+        uci_print("info string error: cannot allocate a table of %lld MB or less; table kept at "
+                  "%zu MB", want, search_hash_mb(e->search));
+        return;
+    }
     if (mb > max)
-        uci_print("info string error: Hash %lld MB is more than this machine can give "
-                  "(%lld MB); table kept at %zu MB", mb, max, search_hash_mb(e->search));
-    else if (!search_set_hash(e->search, (size_t)mb))
-        uci_print("info string error: cannot allocate %lld MB; table kept at %zu MB", mb,
-                  search_hash_mb(e->search));
+        uci_print("info string error: Hash %lld MB is more than this machine can give (%lld MB); "
+                  "set to %lld MB%s", mb, max, got,
+                  got < max ? ", the largest that could be had" : "");
+    else if (got < mb)
+        uci_print("info string error: cannot allocate %lld MB; set to %lld MB, the largest "
+                  "that could be had", mb, got);
 }
 
 static long long hash_mb(Engine *e)
@@ -104,7 +117,7 @@ static void set_chess960(Engine *e, long long on)
 /* In the order `uci` lists them. */
 static const Option Options[] = {
     {"Hash", OPTION_SPIN, 16, 1, HASH_MAX_MB, set_hash, hash_mb,
-     "hash table size in MB; refused beyond 3/4 of the machine's memory"},
+     "hash table size in MB; at most 3/4 of the machine's memory (clamped)"},
     {"Threads", OPTION_SPIN, 1, 1, 256, set_threads, threads,
      "search threads (Lazy SMP); perft splits its root moves over them too"},
     {"MultiPV", OPTION_SPIN, 1, 1, 256, set_multipv, NULL,

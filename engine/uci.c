@@ -47,17 +47,29 @@ static void print_line(const char *line) { uci_print("%s", line); }
 /* ------------------------------------------------------------------------ */
 /* position                                                                 */
 
+/* Refuses a `position` command: says why, keeps the old position, and
+ * remembers the reason for the `go` that may follow. */
+static void position_refused(Engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void position_refused(Engine *e, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(e->position_error, sizeof e->position_error, fmt, ap);
+    va_end(ap);
+    uci_print("info string error: %s (position unchanged)", e->position_error);
+}
+
 static void cmd_position(Engine *e, Tokens *t)
 {
     char word[64];
     Position *next = malloc(sizeof *next);
     if (!next) {
-        uci_print("info string error: out of memory");
+        position_refused(e, "out of memory");
         return;
     }
     char err[200];
     if (!tok_next(t, word, sizeof word)) {
-        uci_print("info string error: position needs 'startpos' or 'fen <fen>'");
+        position_refused(e, "position needs 'startpos' or 'fen <fen>'");
         free(next);
         return;
     }
@@ -76,7 +88,7 @@ static void cmd_position(Engine *e, Tokens *t)
         char *fenbuf = malloc(len + 1);
         if (!fenbuf) {
             free(next);
-            uci_print("info string error: out of memory");
+            position_refused(e, "out of memory");
             return;
         }
         memcpy(fenbuf, fen, len);
@@ -84,22 +96,21 @@ static void cmd_position(Engine *e, Tokens *t)
         bool ok = pos_set_fen(next, fenbuf, e->chess960, err, sizeof err);
         free(fenbuf);
         if (!ok) {
-            uci_print("info string error: bad FEN: %s (position unchanged)", err);
+            position_refused(e, "bad FEN: %s", err);
             free(next);
             return;
         }
         t->p = fen + len;
         rest = tok_rest(t);
     } else {
-        uci_print("info string error: position needs 'startpos' or 'fen <fen>', not '%s'", word);
+        position_refused(e, "position needs 'startpos' or 'fen <fen>', not '%s'", word);
         free(next);
         return;
     }
     Tokens mt = {rest};
     if (tok_next(&mt, word, sizeof word)) {
         if (strcmp(word, "moves") != 0) {
-            uci_print("info string error: expected 'moves' after the position, got '%s' "
-                      "(position unchanged)", word);
+            position_refused(e, "expected 'moves' after the position, got '%s'", word);
             free(next);
             return;
         }
@@ -108,8 +119,7 @@ static void cmd_position(Engine *e, Tokens *t)
             index++;
             move_t m = move_from_uci(next, word);
             if (m == MOVE_NONE) {
-                uci_print("info string error: move %d '%s' is illegal or unreadable "
-                          "(position unchanged)", index, word);
+                position_refused(e, "move %d '%s' is illegal or unreadable", index, word);
                 free(next);
                 return;
             }
@@ -117,6 +127,7 @@ static void cmd_position(Engine *e, Tokens *t)
         }
     }
     memcpy(&e->root, next, sizeof e->root);
+    e->position_error[0] = '\0';
     free(next);
 }
 
@@ -170,20 +181,19 @@ static void cmd_display(Engine *e, Tokens *t)
 /* ------------------------------------------------------------------------ */
 /* perft                                                                    */
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static void run_perft(Engine *e, const Position *pos, int depth)
 {
-    double t0 = now_seconds();
+    int64_t t0 = now_ms();
     uint64_t n = perft_divide(pos, depth, search_threads(e->search), print_line);
-    double el = now_seconds() - t0;
-    uci_print("info string perft %d: %llu nodes in %.3f s, %.0f nodes/s", depth,
-              (unsigned long long)n, el, el > 0 ? (double)n / el : 0.0);
+    int64_t ms = now_ms() - t0;
+    /* A speed only when there was time enough to measure it by. */
+    if (ms > 0)
+        uci_print("info string perft %d: %llu nodes in %.3f s, %llu nodes/s", depth,
+                  (unsigned long long)n, (double)ms / 1000.0,
+                  (unsigned long long)(n * 1000 / (uint64_t)ms));
+    else
+        uci_print("info string perft %d: %llu nodes in under a millisecond", depth,
+                  (unsigned long long)n);
 }
 
 /* "perft N [FEN]" from the shell or the loop. */
@@ -313,8 +323,12 @@ static void cmd_go(Engine *e, Tokens *t)
                 lim.depth = (int)(v > MAX_PLY - 2 ? MAX_PLY - 2 : v < 1 ? 1 : v);
             else if (!strcmp(key, "nodes"))
                 lim.nodes = (uint64_t)(v < 1 ? 1 : v);
-            else if (!strcmp(key, "mate"))
-                lim.mate = (int)(v > 120 ? 120 : v < 1 ? 1 : v);
+            else if (!strcmp(key, "mate") && v == 0) {
+                uci_print("info string error: go mate 0: a mate in 0 moves is nothing to search "
+                          "for (go ignored)");
+                return;
+            } else if (!strcmp(key, "mate"))
+                lim.mate = (int)(v > 120 ? 120 : v);
             else if (!strcmp(key, "movetime"))
                 lim.clock.movetime = v < 1 ? 1 : v;
         } else {
@@ -339,6 +353,14 @@ static void cmd_go(Engine *e, Tokens *t)
                   (long long)lim.clock.time[WHITE], (long long)lim.clock.time[BLACK],
                   (long long)lim.clock.inc[WHITE], (long long)lim.clock.inc[BLACK],
                   lim.clock.movestogo, lim.infinite, lim.ponder, lim.searchmoves_count);
+    if (e->position_error[0]) {
+        /* Not the old position: its move would be taken for one of the
+         * position the client meant. */
+        uci_print("info string error: go: the last position command was refused (%s); not "
+                  "searching the position before it", e->position_error);
+        uci_print("bestmove 0000");
+        return;
+    }
     search_start(e->search, &e->root, &lim);
 }
 
@@ -437,6 +459,7 @@ static void cmd_ucinewgame(Engine *e, Tokens *t)
 {
     (void)e;
     (void)t;
+    e->position_error[0] = '\0';
     search_new_game(e->search);
 }
 
@@ -444,8 +467,9 @@ static void cmd_stop(Engine *e, Tokens *t)
 {
     (void)e;
     (void)t;
-    if (!search_running(e->search))
-        uci_print("info string error: stop: no search is running");
+    /* Clients send it when nothing runs, e.g. when leaving analysis: legal. */
+    if (e->debug && !search_running(e->search))
+        uci_print("info string debug: stop: no search is running");
     search_stop(e->search);
 }
 
@@ -453,8 +477,8 @@ static void cmd_ponderhit(Engine *e, Tokens *t)
 {
     (void)e;
     (void)t;
-    if (!search_is_unbounded(e->search))
-        uci_print("info string error: ponderhit: no ponder search is running");
+    if (e->debug && !search_is_unbounded(e->search))
+        uci_print("info string debug: ponderhit: no ponder search is running");
     search_ponderhit(e->search);
 }
 

@@ -2,6 +2,7 @@
 #include "tt.h"
 
 #include <limits.h>
+#include <stdint.h>
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
@@ -23,19 +24,35 @@ static inline TTBucket *bucket_of(const TT *tt, uint64_t key)
     return &tt->table[(size_t)(((unsigned __int128)key * tt->bucket_count) >> 64)];
 }
 
+/* A zeroed table of n buckets, 64-byte aligned; *mem receives what to free.
+ * calloc, because a large block comes straight from the system as pages that
+ * read as zero until written: a big table costs neither time nor memory
+ * until the search uses it, and a new one is the fastest way to clear it. */
+static TTBucket *alloc_zeroed(size_t n, void **mem)
+{
+    if (n > (SIZE_MAX - 63) / sizeof(TTBucket))
+        return NULL;
+    *mem = calloc(n * sizeof(TTBucket) + 63, 1);
+    return *mem ? (TTBucket *)(((uintptr_t)*mem + 63) & ~(uintptr_t)63) : NULL;
+}
+
 bool tt_table_resize(TT *tt, size_t mb)
 {
     if (mb < 1)
         mb = 1;
-    size_t bytes = mb << 20;
-    void *mem = NULL;
-    if (posix_memalign(&mem, 64, bytes) != 0 || !mem)
+    if (mb > SIZE_MAX >> 21)
         return false;
-    free(tt->table);
-    tt->table = mem;
-    tt->bucket_count = bytes / sizeof(TTBucket);
+    size_t n = (mb << 20) / sizeof(TTBucket);
+    void *mem;
+    TTBucket *table = alloc_zeroed(n, &mem);
+    if (!table)
+        return false;
+    free(tt->mem);
+    tt->mem = mem;
+    tt->table = table;
+    tt->bucket_count = n;
     tt->size_mb = mb;
-    tt_table_clear(tt, 1);
+    tt->generation = 0;
     return true;
 }
 
@@ -55,6 +72,17 @@ void tt_table_clear(TT *tt, int threads)
 {
     if (!tt->table)
         return;
+    tt->generation = 0;
+    /* A fresh zeroed block; if none can be had, the old one is wiped with
+     * the given number of threads. */
+    void *mem;
+    TTBucket *table = alloc_zeroed(tt->bucket_count, &mem);
+    if (table) {
+        free(tt->mem);
+        tt->mem = mem;
+        tt->table = table;
+        return;
+    }
     if (threads < 1)
         threads = 1;
     if (threads > 64)
@@ -75,12 +103,12 @@ void tt_table_clear(TT *tt, int threads)
     clear_part(&jobs[0]);
     for (int i = 0; i < started; i++)
         pthread_join(tids[i], NULL);
-    tt->generation = 0;
 }
 
 void tt_table_free(TT *tt)
 {
-    free(tt->table);
+    free(tt->mem);
+    tt->mem = NULL;
     tt->table = NULL;
     tt->bucket_count = 0;
 }

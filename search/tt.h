@@ -39,7 +39,8 @@ typedef struct {
 
 /* A table; each search instance owns one. */
 typedef struct TT {
-    TTBucket *table;
+    TTBucket *table;    /* 64-byte aligned, inside mem */
+    void *mem;          /* the allocation */
     size_t bucket_count;
     size_t size_mb;
     uint8_t generation; /* stepped by 8 so the low three bits hold pv and bound */

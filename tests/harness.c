@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/wait.h>
 #include <time.h>
+#include <sys/resource.h>
 #include <unistd.h>
 
 #include "../movegen/movegen.h"
@@ -152,7 +153,9 @@ const char *wait_for(Engine *e, const char *prefix, int timeout_ms)
 /* ------------------------------------------------------------------------ */
 /* The process                                                              */
 
-Engine *eng_start(void)
+Engine *eng_start(void) { return eng_start_limited(0); }
+
+Engine *eng_start_limited(size_t address_space_mb)
 {
     const char *path = getenv("ROKADE");
     if (!path || !*path)
@@ -173,6 +176,10 @@ Engine *eng_start(void)
         close(in[1]);
         close(out[0]);
         close(out[1]);
+        if (address_space_mb) {
+            struct rlimit rl = {(rlim_t)address_space_mb << 20, (rlim_t)address_space_mb << 20};
+            setrlimit(RLIMIT_AS, &rl);
+        }
         execl(path, path, (char *)NULL);
         _exit(127);
     }

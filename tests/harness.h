@@ -62,6 +62,9 @@ void dump(const Engine *e);
     } while (0)
 
 Engine *eng_start(void);
+/* The engine with its address space limited to address_space_mb (0: no
+ * limit), so that large allocations fail as on a machine without memory. */
+Engine *eng_start_limited(size_t address_space_mb);
 /* Writes all of data, reading the engine's output meanwhile. */
 void send_raw(Engine *e, const char *data, size_t len);
 /* Sends one line (the newline is added). */

@@ -37,6 +37,21 @@ static int count_from(const Engine *e, int from, const char *prefix)
     return n;
 }
 
+/* After a refused `position`, `go` must not search the position before it:
+ * it says why and answers bestmove 0000. */
+static void expect_go_refused(Engine *e, const char *go)
+{
+    int mark;
+    const char *bm = search(e, go, 10000, &mark);
+    CHECK(e, bm && !strcmp(bm, "bestmove 0000"), "'%s' after a refused position: %s", go,
+          bm ? bm : "no bestmove");
+    bool said = false;
+    for (int i = mark; i < e->count && !said; i++)
+        said = starts(e->lines[i], "info string error: go: the last position command was refused");
+    CHECK(e, said, "'%s' after a refused position does not say why it does not search", go);
+    CHECK(e, count_from(e, mark, "info depth") == 0, "'%s' after a refused position searched", go);
+}
+
 static void expect_fen(Engine *e, const char *want, const char *after)
 {
     char fen[128];
@@ -799,6 +814,8 @@ Test(uci, one_megabyte_lines)
     free(big);
 
     expect_fen(e, before, "1 MB lines");
+    expect_go_refused(e, "go depth 3");
+    eng_send(e, "position fen %s", KIWIPETE);
     check_bestmove(e, search(e, "go depth 3", 10000, NULL), KIWIPETE, NULL);
     eng_quit(e);
 }
@@ -829,7 +846,17 @@ Test(uci, bad_fen_keeps_the_position)
     for (size_t i = 0; i < sizeof Bad / sizeof Bad[0]; i++) {
         expect_error(e, Bad[i], NULL, NULL);
         expect_fen(e, before, Bad[i]);
+        if (i % 5 == 0)
+            expect_go_refused(e, "go depth 3");
     }
+    /* Until a position is accepted (or a new game starts), go refuses. */
+    expect_go_refused(e, "go wtime 1000 btime 1000");
+    expect_go_refused(e, "go infinite");
+    expect_no_error(e, "ucinewgame");
+    check_bestmove(e, search(e, "go depth 3", 10000, NULL), NULL, "e2e4 c7c5 g1f3");
+    expect_error(e, Bad[0], NULL, NULL);
+    expect_go_refused(e, "go nodes 100");
+    expect_no_error(e, "position startpos moves e2e4 c7c5 g1f3");
     check_bestmove(e, search(e, "go depth 3", 10000, NULL), NULL, "e2e4 c7c5 g1f3");
     /* An empty move list is fine. */
     expect_no_error(e, "position startpos moves");
@@ -861,7 +888,10 @@ Test(uci, illegal_move_keeps_the_position)
         expect_error(e, Bad[i].cmd, Bad[i].move, Bad[i].index);
         expect_fen(e, before, Bad[i].cmd);
     }
-    /* The legal prefix is not kept either: a search is from Kiwipete. */
+    /* The legal prefix is not kept either; go refuses until a position is
+     * accepted, then searches that. */
+    expect_go_refused(e, "go depth 3");
+    eng_send(e, "position fen %s", KIWIPETE);
     check_bestmove(e, search(e, "go depth 3", 10000, NULL), KIWIPETE, NULL);
     /* Promotions written in full are fine. */
     expect_no_error(e, "position fen 4k3/P7/8/8/8/8/8/4K3 w - - 0 1 moves a7a8n");
@@ -948,14 +978,27 @@ Test(uci, bad_setoption)
 
 Test(uci, stop_and_ponderhit_without_a_search)
 {
+    /* Legal in practice (python-chess sends stop when it leaves analysis):
+     * silent, but mentioned under debug on. */
     Engine *e = eng_start();
     int mark = e->next;
-    expect_error(e, "stop", "stop", NULL);
-    expect_error(e, "ponderhit", "ponderhit", NULL);
+    expect_no_error(e, "stop");
+    expect_no_error(e, "ponderhit");
     check_bestmove(e, search(e, "go depth 2", 10000, NULL), NULL, NULL);
     settle(e);
-    expect_error(e, "stop", "stop", NULL);
-    expect_error(e, "ponderhit", "ponderhit", NULL);
+    expect_no_error(e, "stop");
+    expect_no_error(e, "ponderhit");
+    CHECK(e, count_from(e, mark, "info string") == 0, "a stray stop or ponderhit said something");
+    expect_no_error(e, "debug on");
+    int dmark = e->next;
+    eng_send(e, "stop");
+    eng_send(e, "ponderhit");
+    sync_ready(e);
+    CHECK(e, count_from(e, dmark, "info string debug: stop: no search is running") == 1,
+          "debug on: a stray stop is not mentioned");
+    CHECK(e, count_from(e, dmark, "info string debug: ponderhit: no ponder search") == 1,
+          "debug on: a stray ponderhit is not mentioned");
+    expect_no_error(e, "debug off");
     /* ponderhit during a plain go infinite does not end it. */
     eng_send(e, "go infinite");
     CHECK(e, wait_for(e, "info depth", 10000), "no info line after go infinite");
