@@ -1502,3 +1502,155 @@ Test(uci, full_strength_is_unchanged_by_level_options)
           again);
     eng_quit(e);
 }
+
+/* ------------------------------------------------------------------------ */
+/* What real clients tripped over                                           */
+
+/* The last `info ... pv` line of lines [from, to): its first pv move. */
+static void last_pv_move(const Engine *e, int from, int to, char *mv, size_t n)
+{
+    mv[0] = '\0';
+    for (int i = from; i < to; i++)
+        if (is_pv_info(e->lines[i]))
+            field(e->lines[i], "pv", mv, n);
+}
+
+/* fastchess warns when bestmove is not the first move of the last PV. */
+Test(uci, bestmove_is_the_first_move_of_the_last_pv)
+{
+    static const char *const Positions[] = {
+        "startpos",
+        "fen r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+        "fen r1bq1rk1/pp2bppp/2n1pn2/3p4/2PP4/2N1PN2/PP1BBPPP/R2QK2R w KQ - 3 9",
+        "fen 8/2k5/8/2P5/3K4/8/8/8 w - - 0 1",
+        "fen 5rk1/5ppp/5n2/3N3Q/8/3B4/8/6K1 w - - 0 1",
+    };
+    static const char *const Gos[] = {"go nodes 1",  "go nodes 10",    "go nodes 300", "go depth 1",
+                                      "go depth 4",  "go movetime 5",  "go movetime 30",
+                                      "go wtime 60 btime 60", "go nodes 4000"};
+    Engine *e = eng_start();
+    for (size_t p = 0; p < sizeof Positions / sizeof *Positions; p++)
+        for (size_t g = 0; g < sizeof Gos / sizeof *Gos; g++) {
+            eng_send(e, "position %s", Positions[p]);
+            int mark;
+            const char *bm = search(e, Gos[g], 10000, &mark);
+            char best[16] = "", pv[16];
+            field(bm, "bestmove", best, sizeof best);
+            last_pv_move(e, mark, e->next, pv, sizeof pv);
+            CHECK(e, *pv, "%s, '%s': no info line with a pv before bestmove", Positions[p], Gos[g]);
+            CHECK(e, !strcmp(pv, best), "%s, '%s': bestmove %s, last pv starts with %s",
+                  Positions[p], Gos[g], best, pv);
+        }
+    /* A stop right after go still gives a line with a pv first. */
+    for (int i = 0; i < 10; i++) {
+        eng_send(e, "position fen %s", KIWIPETE);
+        sync_ready(e);
+        int mark = e->next;
+        eng_send(e, i % 2 ? "go infinite" : "go wtime 100000 btime 100000");
+        eng_send(e, "stop");
+        const char *bm = wait_for(e, "bestmove", 5000);
+        CHECK(e, bm, "no bestmove after go and stop");
+        char best[16] = "", pv[16];
+        field(bm, "bestmove", best, sizeof best);
+        last_pv_move(e, mark, e->next, pv, sizeof pv);
+        CHECK(e, *pv && !strcmp(pv, best), "go then stop: bestmove %s, last pv starts with '%s'",
+              best, pv);
+    }
+    /* Two threads: the move may come from a helper; the line still leads. */
+    expect_no_error(e, "setoption name Threads value 2");
+    for (int i = 0; i < 6; i++) {
+        eng_send(e, "position fen %s", KIWIPETE);
+        int mark;
+        const char *bm = search(e, i % 2 ? "go movetime 40" : "go nodes 20000", 10000, &mark);
+        char best[16] = "", pv[16];
+        field(bm, "bestmove", best, sizeof best);
+        last_pv_move(e, mark, e->next, pv, sizeof pv);
+        CHECK(e, *pv && !strcmp(pv, best), "2 threads: bestmove %s, last pv starts with '%s'",
+              best, pv);
+    }
+    eng_quit(e);
+}
+
+/* The time spent pondering counts: info time runs from the start of the
+ * ponder search, and after a long ponder the move comes at once. */
+Test(uci, ponderhit_counts_the_time_spent_pondering)
+{
+    Engine *e = eng_start();
+    eng_send(e, "setoption name Ponder value true");
+    eng_send(e, "position startpos moves e2e4 e7e5");
+    sync_ready(e);
+    int mark = e->next;
+    /* 10 s on the clock: about a quarter second a move. */
+    eng_send(e, "go ponder wtime 10000 btime 10000 winc 0 binc 0");
+    CHECK(e, wait_for(e, "info depth", 10000), "no info line after go ponder");
+    drain(e, 1500);
+    int hit = e->next;
+    int64_t t0 = now_ms();
+    eng_send(e, "ponderhit");
+    const char *bm = wait_for(e, "bestmove", 5000);
+    CHECK(e, bm, "no bestmove after ponderhit");
+    int64_t after = now_ms() - t0;
+    CHECK(e, after < 400, "bestmove %lld ms after ponderhit, after 1.5 s of pondering on a move "
+          "worth about 0.25 s", (long long)after);
+    long long last_time = -1, nodes = 0;
+    for (int i = hit; i < e->next; i++)
+        if (is_pv_info(e->lines[i])) {
+            last_time = field_num(e->lines[i], "time", -1);
+            nodes = field_num(e->lines[i], "nodes", 0);
+        }
+    if (last_time >= 0) {
+        CHECK(e, last_time >= 1400, "info time %lld after 1.5 s of pondering: the clock restarted",
+              last_time);
+        CHECK(e, nodes / (last_time + 1) < 50000, "%lld nodes in %lld ms: nps is not believable",
+              nodes, last_time);
+    }
+    CHECK(e, count_from(e, mark, "bestmove") == 1, "one bestmove");
+    eng_quit(e);
+}
+
+/* Small truths in info lines. */
+Test(uci, info_lines_tell_the_truth)
+{
+    Engine *e = eng_start();
+    /* No speed without time to measure it by. */
+    eng_send(e, "position startpos");
+    int mark;
+    search(e, "go depth 3", 10000, &mark);
+    for (int i = mark; i < e->next; i++)
+        if (is_pv_info(e->lines[i]) && field_num(e->lines[i], "time", -1) == 0)
+            CHECK(e, !strstr(e->lines[i], " nps "), "nps at time 0: %s", e->lines[i]);
+    eng_send(e, "perft 1");
+    const char *l = wait_for(e, "info string perft 1:", 5000);
+    CHECK(e, l && !strstr(l, "0.000 s") && (!strstr(l, "nodes/s") || !strstr(l, " 0 s")),
+          "perft 1: %s", l ? l : "no summary line");
+    /* A dead position is a certain draw. */
+    expect_no_error(e, "setoption name UCI_ShowWDL value true");
+    eng_send(e, "position fen 8/8/4k3/8/8/3K4/8/8 w - - 0 1");
+    search(e, "go depth 4", 10000, &mark);
+    int lines = 0;
+    for (int i = mark; i < e->next; i++)
+        if (is_pv_info(e->lines[i])) {
+            lines++;
+            CHECK(e, strstr(e->lines[i], " wdl 0 1000 0 "), "K v K: %s", e->lines[i]);
+        }
+    CHECK(e, lines > 0, "K v K: no info lines");
+    expect_no_error(e, "setoption name UCI_ShowWDL value false");
+    /* A mate found at depth 1 shows the whole line to the mate, also when
+     * the table found it (a second search of the same position). */
+    static const char *const Mate2 = "5rk1/5ppp/5n2/3N3Q/8/3B4/8/6K1 w - - 0 1";
+    eng_send(e, "position fen %s", Mate2);
+    for (int round = 0; round < 3; round++) {
+        search(e, round == 2 ? "go depth 3" : "go depth 1", 10000, &mark);
+        for (int i = mark; i < e->next; i++) {
+            const char *x = e->lines[i];
+            if (!is_pv_info(x) || !strstr(x, " score mate 2 "))
+                continue;
+            const char *pv = strstr(x, " pv ");
+            int moves = 0;
+            for (const char *c = pv; c && *c; c++)
+                moves += *c == ' ';
+            CHECK(e, moves - 1 == 3, "mate 2 with a pv of %d moves: %s", moves - 1, x);
+        }
+    }
+    eng_quit(e);
+}
