@@ -4,7 +4,6 @@
  * options. */
 #include "datagen.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <pthread.h>
 #include <stdatomic.h>
@@ -16,9 +15,9 @@
 
 #include "../movegen/movegen.h"
 #include "../movegen/packed.h"
+#include "../movegen/util.h"
 #include "../search/score.h"
 #include "../search/search.h"
-#include "../search/timeman.h"
 
 /* ------------------------------------------------------------------------ */
 /* Rules of the generated games                                             */
@@ -47,53 +46,14 @@ const char *const DatagenUsage[] = {
 /* ------------------------------------------------------------------------ */
 /* Options                                                                  */
 
-static uint64_t mix64(uint64_t x)
-{
-    x += 0x9E3779B97F4A7C15ull;
-    x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
-    x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
-    return x ^ (x >> 31);
-}
-
-static uint64_t rng_next(uint64_t *state)
-{
-    *state += 0x9E3779B97F4A7C15ull;
-    return mix64(*state);
-}
-
-static bool next_word(const char **p, char *buf, size_t len)
-{
-    while (**p && isspace((unsigned char)**p))
-        (*p)++;
-    if (!**p)
-        return false;
-    size_t n = 0;
-    bool fits = true;
-    while (**p && !isspace((unsigned char)**p)) {
-        if (n + 1 < len)
-            buf[n++] = **p;
-        else
-            fits = false;
-        (*p)++;
-    }
-    buf[n] = '\0';
-    if (!fits)
-        buf[0] = '\0'; /* too long: an empty word, which every caller refuses */
-    return true;
-}
-
+/* A number option from min to max; false with a message naming it. */
 static bool number(const char *name, const char *v, long long min, long long max, long long *out,
                    char *err, size_t errlen)
 {
-    char *end;
-    errno = 0;
-    long long x = strtoll(v, &end, 10);
-    if (!*v || *end || errno || x < min || x > max) {
-        snprintf(err, errlen, "%s: '%s' is not a number from %lld to %lld", name, v, min, max);
-        return false;
-    }
-    *out = x;
-    return true;
+    if (parse_int(v, min, max, out))
+        return true;
+    snprintf(err, errlen, "%s: '%s' is not a number from %lld to %lld", name, v, min, max);
+    return false;
 }
 
 bool datagen_parse(const char *args, DatagenOptions *opt, char *err, size_t errlen)
@@ -102,11 +62,12 @@ bool datagen_parse(const char *args, DatagenOptions *opt, char *err, size_t errl
     opt->games = DATAGEN_GAMES;
     opt->nodes = DATAGEN_NODES;
     opt->random = -1;
-    const char *p = args ? args : "";
+    Tokens t = {args ? args : ""};
     char name[64], value[1024];
     long long v;
-    while (next_word(&p, name, sizeof name)) {
-        if (!*name) {
+    size_t n;
+    while ((n = tok_next(&t, name, sizeof name)) > 0) {
+        if (n >= sizeof name) {
             snprintf(err, errlen, "unknown option (too long)");
             return false;
         }
@@ -119,11 +80,12 @@ bool datagen_parse(const char *args, DatagenOptions *opt, char *err, size_t errl
                      name);
             return false;
         }
-        if (!next_word(&p, value, sizeof value)) {
+        n = tok_next(&t, value, sizeof value);
+        if (n == 0) {
             snprintf(err, errlen, "option '%s' needs a value", name);
             return false;
         }
-        if (!*value) {
+        if (n >= sizeof value) {
             snprintf(err, errlen, "option '%s': the value is too long", name);
             return false;
         }
@@ -182,13 +144,15 @@ static void book_free(Book *b)
  * (EPD operations after them are ignored). "" for an empty or comment line. */
 static void book_fen(const char *line, char *fen, size_t len)
 {
-    const char *p = line;
+    Tokens t = {line};
     char word[128];
-    size_t n = 0;
+    size_t n = 0, wlen;
     fen[0] = '\0';
-    for (int field = 0; field < 6 && next_word(&p, word, sizeof word); field++) {
+    for (int field = 0; field < 6 && (wlen = tok_next(&t, word, sizeof word)) > 0; field++) {
         if (field == 0 && word[0] == '#')
             break;
+        if (wlen >= sizeof word)
+            word[0] = '\0'; /* too long: an empty field, which pos_set_fen refuses */
         bool counter = word[0] && strspn(word, "0123456789") == strlen(word);
         if (field >= 4 && !counter)
             break;
@@ -488,7 +452,7 @@ bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), Dat
     r->book = *opt->book ? &book : NULL;
     r->random = opt->random >= 0 ? opt->random : *opt->book ? 0 : DATAGEN_RANDOM;
     r->seed = opt->seed_given ? opt->seed
-                              : mix64((uint64_t)tm_now() ^ ((uint64_t)getpid() << 32))
+                              : mix64((uint64_t)now_ms() ^ ((uint64_t)getpid() << 32))
                                     & 0x7FFFFFFFFFFFFFFFull;
     r->out = out;
     pthread_mutex_init(&r->lock, NULL);
@@ -502,7 +466,7 @@ bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), Dat
         print(line);
     }
 
-    int64_t t0 = tm_now();
+    int64_t t0 = now_ms();
     int started = 0;
     pthread_mutex_lock(&r->lock);
     for (int i = 0; i < threads; i++)
@@ -512,7 +476,7 @@ bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), Dat
         }
     int64_t next_report = t0 + PROGRESS_MS;
     while (r->running > 0) {
-        int64_t now = tm_now();
+        int64_t now = now_ms();
         if (now >= next_report) {
             next_report = now + PROGRESS_MS;
             DatagenStats st = r->stats;
@@ -550,7 +514,7 @@ bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), Dat
         snprintf(err, errlen, "cannot write to '%s': %s", opt->out, strerror(errno));
         ok = false;
     }
-    r->stats.seconds = (double)(tm_now() - t0) / 1000.0;
+    r->stats.seconds = (double)(now_ms() - t0) / 1000.0;
     if (ok) {
         print_progress(print, &r->stats);
         if (print) {
