@@ -12,6 +12,8 @@
 #include "../engine/datagen.h"
 #include "../movegen/movegen.h"
 #include "../movegen/packed.h"
+#include "../movegen/util.h"
+#include "../movegen/viriformat.h"
 
 static void setup(void) { movegen_init(); }
 
@@ -207,4 +209,271 @@ Test(datagen, command_line_errors_exit_with_status_2)
         cr_expect_eq(lines, 1, "'datagen %s': one error line, got %d", Bad[i], lines);
         cr_expect(strstr(line, "datagen"), "'%s'", line);
     }
+}
+
+/* ------------------------------------------------------------------------ */
+/* The game format (movegen/viriformat.h)                                   */
+
+/* The same position: pieces, side, castling rights and rooks, e.p., the
+ * halfmove clock and the game ply (the key covers what it can). */
+static void expect_same_position(const Position *a, const Position *b, const char *where)
+{
+    char fa[128], fb[128];
+    pos_get_fen(a, fa, sizeof fa);
+    pos_get_fen(b, fb, sizeof fb);
+    cr_expect_eq(pos_key(a), pos_key(b), "%s: key of %s / %s", where, fa, fb);
+    cr_expect(memcmp(a->board, b->board, sizeof a->board) == 0, "%s: board %s / %s", where, fa, fb);
+    cr_expect_eq(a->side, b->side, "%s: side", where);
+    cr_expect_eq(pos_st(a)->castling, pos_st(b)->castling, "%s: castling %s / %s", where, fa, fb);
+    for (int i = 0; i < CR_INDEX_NB; i++)
+        if (pos_st(a)->castling & (1 << i))
+            cr_expect_eq(a->castle_rook[i], b->castle_rook[i], "%s: castling rook %d", where, i);
+    int ea = pos_st(a)->ep_legal ? pos_st(a)->ep : SQ_NONE;
+    int eb = pos_st(b)->ep_legal ? pos_st(b)->ep : SQ_NONE;
+    cr_expect_eq(ea, eb, "%s: e.p. %s / %s", where, fa, fb);
+    cr_expect_eq(pos_rule50(a), pos_rule50(b), "%s: halfmove clock %s / %s", where, fa, fb);
+    cr_expect_eq(a->game_ply, b->game_ply, "%s: game ply %s / %s", where, fa, fb);
+}
+
+typedef struct {
+    Position *start;
+    move_t moves[400];
+    int16_t scores[400];
+    int plies, result;
+    int castles, eps, promos;
+} TestGame;
+
+/* A random game from fen (castling, e.p. and promotions are played whenever
+ * they are legal) with random scores and a result. */
+static void random_game(TestGame *g, const char *fen, bool chess960, uint64_t seed)
+{
+    char err[200];
+    g->start = malloc(sizeof *g->start);
+    Position *pos = malloc(sizeof *pos);
+    cr_assert(g->start && pos);
+    cr_assert(pos_set_fen(g->start, fen, chess960, err, sizeof err), "%s: %s", fen, err);
+    memcpy(pos, g->start, sizeof *pos);
+    uint64_t rng = seed;
+    g->plies = g->castles = g->eps = g->promos = 0;
+    while (g->plies < 400 && pos_game_state(pos) == GAME_ONGOING) {
+        MoveList list;
+        gen_legal(pos, &list);
+        move_t m = list.moves[rng_next(&rng) % (uint64_t)list.count];
+        for (int i = 0; i < list.count; i++)
+            if (move_kind(list.moves[i]) != MOVE_NORMAL)
+                m = list.moves[i];
+        g->castles += move_kind(m) == MOVE_CASTLING;
+        g->eps += move_kind(m) == MOVE_EN_PASSANT;
+        g->promos += move_kind(m) == MOVE_PROMOTION;
+        g->moves[g->plies] = m;
+        g->scores[g->plies] = (int16_t)((int)(rng_next(&rng) % 64001) - 32000);
+        g->plies++;
+        pos_make_game_move(pos, m);
+    }
+    g->result = (int)(rng_next(&rng) % 3);
+    free(pos);
+}
+
+static void write_games(const char *path, TestGame *games, int n)
+{
+    FILE *f = fopen(path, "wb");
+    cr_assert_not_null(f);
+    for (int i = 0; i < n; i++) {
+        size_t size = vf_game_size(games[i].plies);
+        uint8_t *buf = malloc(size);
+        cr_assert(vf_encode_game(games[i].start, games[i].result, games[i].moves, games[i].scores,
+                                 games[i].plies, buf));
+        cr_assert_eq(fwrite(buf, 1, size, f), size);
+        free(buf);
+        if (i == 1) { /* an extension record, which readers skip */
+            static const uint8_t Ext[] = {0, 0, 0, 0, 0, 0, 0, 0, 7, 0, 3, 0, 1, 2, 3, 0, 0, 0, 0};
+            cr_assert_eq(fwrite(Ext, 1, sizeof Ext, f), sizeof Ext);
+        }
+    }
+    fclose(f);
+}
+
+Test(datagen, game_format_round_trips)
+{
+    static const struct { const char *fen; bool chess960; } Starts[] = {
+        {START_FEN, false},
+        {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", false},
+        {"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", false},
+        {"8/2P5/8/8/8/8/5p2/K1k5 w - - 0 60", false},
+        {"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", true},
+        {"1rqbkrbn/1ppppp1p/1n6/p1N3p1/8/2P4P/PP1PPPP1/1RQBKRBN w FBfb - 0 9", true},
+    };
+    enum { N = sizeof Starts / sizeof Starts[0] };
+    TestGame games[N];
+    int castles960 = 0, eps = 0, promos = 0, castles = 0;
+    for (int i = 0; i < N; i++) {
+        random_game(&games[i], Starts[i].fen, Starts[i].chess960, 1000 + (uint64_t)i);
+        castles += games[i].castles;
+        castles960 += Starts[i].chess960 ? games[i].castles : 0;
+        eps += games[i].eps;
+        promos += games[i].promos;
+    }
+    cr_assert(castles960 > 0 && castles > castles960 && eps > 0 && promos > 0,
+              "the games castle (%d, Chess960 %d), capture e.p. (%d) and promote (%d)", castles,
+              castles960, eps, promos);
+    char path[128], err[300];
+    temp_path(path, sizeof path, "vf");
+    write_games(path, games, N);
+
+    VfReader *r = vf_open(path, err, sizeof err);
+    cr_assert_not_null(r, "%s", err);
+    Position *replay = malloc(sizeof *replay);
+    VfFilter none = vf_filter_none();
+    for (int i = 0; i < N; i++) {
+        int st = vf_next_game(r, err, sizeof err);
+        cr_assert_eq(st, VF_GAME, "game %d: %s", i, err);
+        VfGame g = vf_game(r);
+        cr_expect_eq(g.number, i + 1);
+        cr_expect_eq(g.result_white, games[i].result, "game %d: result", i);
+        cr_assert_eq(g.plies, games[i].plies, "game %d: plies", i);
+        cr_expect(memcmp(g.moves, games[i].moves, (size_t)g.plies * sizeof *g.moves) == 0);
+        cr_expect(memcmp(g.scores, games[i].scores, (size_t)g.plies * sizeof *g.scores) == 0);
+        expect_same_position(g.start, games[i].start, "start");
+        memcpy(replay, games[i].start, sizeof *replay);
+        VfPosition p;
+        for (int ply = 0; ply < games[i].plies; ply++) {
+            char where[64];
+            snprintf(where, sizeof where, "game %d ply %d", i, ply);
+            cr_assert(vf_next_position(r, &none, &p), "%s is yielded", where);
+            expect_same_position(p.pos, replay, where);
+            cr_expect_eq(p.move, games[i].moves[ply], "%s: move", where);
+            cr_expect_eq(p.score_white, games[i].scores[ply], "%s", where);
+            bool white = replay->side == WHITE;
+            cr_expect_eq(p.score, white ? p.score_white : -p.score_white, "%s", where);
+            cr_expect_eq(p.result_white, games[i].result, "%s", where);
+            cr_expect_eq(p.result, white ? games[i].result : 2 - games[i].result, "%s", where);
+            cr_expect_eq(p.ply, replay->game_ply, "%s", where);
+            pos_make_game_move(replay, games[i].moves[ply]);
+        }
+        cr_expect(!vf_next_position(r, &none, &p), "game %d has no more positions", i);
+        free(games[i].start);
+    }
+    cr_expect_eq(vf_next_game(r, err, sizeof err), VF_END);
+    vf_close(r);
+    free(replay);
+    unlink(path);
+}
+
+/* The moves of a game in UCI notation, each checked legal. */
+static int uci_moves(const Position *start, const char *const *uci, move_t *moves)
+{
+    Position *pos = malloc(sizeof *pos);
+    memcpy(pos, start, sizeof *pos);
+    int n = 0;
+    for (; uci[n]; n++) {
+        moves[n] = move_from_uci(pos, uci[n]);
+        cr_assert_neq(moves[n], MOVE_NONE, "%s is legal", uci[n]);
+        pos_make_game_move(pos, moves[n]);
+    }
+    free(pos);
+    return n;
+}
+
+Test(datagen, game_format_filter)
+{
+    /* 1. e4 d5 2. exd5 Qxd5 3. Nc3 Qe5+ 4. Be2 Nf6: two captures, a mate
+     * score on 3... Qe5+ and White in check on move 4. */
+    static const char *const Moves[] = {"e2e4", "d7d5", "e4d5", "d8d5", "b1c3",
+                                        "d5e5", "f1e2", "g8f6", NULL};
+    static const int16_t Scores[] = {20, -30, 40, 0, 10, -31900, -20, 15};
+    /* Then a promotion to a knight and a quiet king move. */
+    static const char *const Moves2[] = {"e7e8n", "a8b7", NULL};
+    static const int16_t Scores2[] = {500, 480};
+    TestGame g[2];
+    char err[300];
+    for (int i = 0; i < 2; i++) {
+        g[i].start = malloc(sizeof *g[i].start);
+        cr_assert(pos_set_fen(g[i].start, i ? "k7/4P3/8/8/8/8/8/K7 w - - 0 1" : START_FEN, false,
+                              err, sizeof err));
+        g[i].plies = uci_moves(g[i].start, i ? Moves2 : Moves, g[i].moves);
+        memcpy(g[i].scores, i ? Scores2 : Scores, (size_t)g[i].plies * sizeof(int16_t));
+        g[i].result = RESULT_BLACK_WINS;
+    }
+    char path[128];
+    temp_path(path, sizeof path, "filter");
+    write_games(path, g, 2);
+
+    VfFilter def = vf_filter_default(), f = def;
+    f.min_ply = 0;
+    VfFilter min2 = f, noisy_only = vf_filter_none(), none = vf_filter_none();
+    min2.min_ply = 2;
+    noisy_only.skip_noisy = true;
+    const struct { const VfFilter *f; const char *plies[2]; } Cases[] = {
+        {&none, {"01234567", "01"}},
+        {&f, {"0147", "1"}},        /* captures, the mate score, in check, the promotion */
+        {&min2, {"47", ""}},        /* and the plies before 2 */
+        {&noisy_only, {"014567", "1"}},
+        {&def, {"", ""}},           /* the first 16 plies */
+    };
+    for (size_t c = 0; c < sizeof Cases / sizeof Cases[0]; c++) {
+        VfReader *r = vf_open(path, err, sizeof err);
+        cr_assert_not_null(r, "%s", err);
+        for (int i = 0; i < 2; i++) {
+            cr_assert_eq(vf_next_game(r, err, sizeof err), VF_GAME, "%s", err);
+            char got[16] = "";
+            size_t n = 0;
+            VfPosition p;
+            while (vf_next_position(r, Cases[c].f, &p) && n < sizeof got - 1) {
+                got[n++] = (char)('0' + p.ply);
+                int k = p.ply - g[i].start->game_ply;
+                cr_expect_eq(p.score_white, g[i].scores[k]);
+                cr_expect_eq(p.result_white, RESULT_BLACK_WINS);
+            }
+            got[n] = '\0';
+            cr_expect_str_eq(got, Cases[c].plies[i], "filter %zu game %d", c, i);
+        }
+        vf_close(r);
+    }
+    for (int i = 0; i < 2; i++)
+        free(g[i].start);
+    unlink(path);
+}
+
+/* Bad files: a game is refused whole (the next one is read), a truncated
+ * file ends the reading, and nothing crashes. */
+Test(datagen, game_format_bad_input)
+{
+    TestGame g;
+    random_game(&g, START_FEN, false, 7);
+    size_t size = vf_game_size(g.plies);
+    uint8_t *good = malloc(size), *bad = malloc(size);
+    cr_assert(vf_encode_game(g.start, RESULT_DRAW, g.moves, g.scores, g.plies, good));
+    char path[128], err[300];
+    temp_path(path, sizeof path, "bad");
+    static const struct { size_t at; uint8_t value; const char *words; } Breaks[] = {
+        {VF_HEADER_SIZE + 4 * 5, 0x3f, "illegal"},       /* the sixth move's from square */
+        {30, 3, "bad start position"},                   /* the result */
+        {8, 0xff, "bad start position"},                 /* a piece code */
+    };
+    for (size_t b = 0; b < sizeof Breaks / sizeof Breaks[0]; b++) {
+        memcpy(bad, good, size);
+        bad[Breaks[b].at] = Breaks[b].value;
+        FILE *f = fopen(path, "wb");
+        fwrite(bad, 1, size, f);
+        fwrite(good, 1, size, f);
+        fwrite(good, 1, size - 3, f); /* truncated */
+        fclose(f);
+        VfReader *r = vf_open(path, err, sizeof err);
+        cr_assert_not_null(r);
+        cr_expect_eq(vf_next_game(r, err, sizeof err), VF_BAD_GAME, "break %zu", b);
+        cr_expect(strstr(err, Breaks[b].words) && strstr(err, "game 1"), "break %zu: %s", b, err);
+        VfPosition p;
+        cr_expect(!vf_next_position(r, NULL, &p));
+        cr_expect_eq(vf_next_game(r, err, sizeof err), VF_GAME, "break %zu: %s", b, err);
+        cr_expect_eq(vf_game(r).plies, g.plies);
+        cr_expect_eq(vf_next_game(r, err, sizeof err), VF_FAILED);
+        cr_expect(strstr(err, "truncated"), "%s", err);
+        vf_close(r);
+    }
+    cr_expect_null(vf_open("/nonexistent-dir/x.vf", err, sizeof err));
+    cr_expect(strstr(err, "cannot read"), "%s", err);
+    unlink(path);
+    free(good);
+    free(bad);
+    free(g.start);
 }
