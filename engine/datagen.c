@@ -5,42 +5,42 @@
 #include "datagen.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../movegen/movegen.h"
 #include "../movegen/packed.h"
 #include "../movegen/util.h"
+#include "../movegen/viriformat.h"
 #include "../search/score.h"
 #include "../search/search.h"
 
-/* ------------------------------------------------------------------------ */
-/* Rules of the generated games                                             */
-
-enum { MAX_GAME_PLIES = 400 };           /* searched plies; then a draw */
-static const int OPENING_MAX_SCORE = 400; /* a decided opening is drawn again */
-static const int OPENING_TRIES = 64;
-static const int WIN_SCORE = 2000, WIN_PLIES = 4;     /* one side this far ahead: a win */
-static const int DRAW_SCORE = 8, DRAW_PLIES = 16, DRAW_MIN_PLY = 100; /* dead level: a draw */
-static const int PROGRESS_MS = 5000;
-enum { MAX_THREADS = 1024 };
+enum { OPENING_TRIES = 64, PROGRESS_MS = 5000, MAX_THREADS = 1024 };
 
 const char *const DatagenUsage[] = {
-    "datagen out FILE [games N] [threads N] [nodes N] [random N] [book FILE] [seed N]",
-    "  self-play games for tuning; quiet positions go to FILE as 32-byte records",
-    "  (appended), with the search score and the game result",
+    "datagen out FILE [games N] [threads N] [nodes N] [random N] [frc P] [book FILE]",
+    "        [format game|packed] [seed N]",
+    "  self-play games for training, appended to FILE",
     "  out FILE      the output file (required)",
+    "  format F      game: each game once, its start position, then move and score per",
+    "                ply (viriformat, about 4 bytes a position; default); packed: the",
+    "                quiet positions as 32-byte records for the HCE tuner",
     "  games N       games to play (default 1000)",
     "  threads N     worker threads, each with its own search (default: every CPU)",
     "  nodes N       nodes per move (default 5000)",
-    "  random N      random plies from the start or book position (default 8; 0 with a book)",
+    "  random N      random plies after the start or book position (default 8 or 9;",
+    "                0 with a book)",
+    "  frc P         percent of games from a random Chess960 start (default 10; 0 with",
+    "                a book)",
     "  book FILE     openings, one FEN or EPD per line (# starts a comment)",
-    "  seed N        seed of the random plies (default: from the clock; printed)",
+    "  seed N        seed of the openings (default: a new one each run; printed)",
     NULL};
 
 /* ------------------------------------------------------------------------ */
@@ -56,27 +56,82 @@ static bool number(const char *name, const char *v, long long min, long long max
     return false;
 }
 
+static const char *const OptionNames[] = {"out",    "games", "threads", "nodes", "random", "frc",
+                                          "book",   "format", "seed",   NULL};
+
+static bool known_option(const char *name)
+{
+    for (int i = 0; OptionNames[i]; i++)
+        if (!strcmp(name, OptionNames[i]))
+            return true;
+    return false;
+}
+
+static bool set_option(DatagenOptions *opt, const char *name, const char *value, char *err,
+                       size_t errlen)
+{
+    long long v;
+    if (!strcmp(name, "out"))
+        snprintf(opt->out, sizeof opt->out, "%s", value);
+    else if (!strcmp(name, "book"))
+        snprintf(opt->book, sizeof opt->book, "%s", value);
+    else if (!strcmp(name, "format")) {
+        if (!strcmp(value, "game"))
+            opt->format = DATAGEN_FORMAT_GAME;
+        else if (!strcmp(value, "packed"))
+            opt->format = DATAGEN_FORMAT_PACKED;
+        else {
+            snprintf(err, errlen, "format: '%s' is not game or packed", value);
+            return false;
+        }
+    } else if (!strcmp(name, "games")) {
+        if (!number(name, value, 1, 1000000000000LL, &v, err, errlen))
+            return false;
+        opt->games = v;
+    } else if (!strcmp(name, "threads")) {
+        if (!number(name, value, 1, MAX_THREADS, &v, err, errlen))
+            return false;
+        opt->threads = (int)v;
+    } else if (!strcmp(name, "nodes")) {
+        if (!number(name, value, 1, 1000000000LL, &v, err, errlen))
+            return false;
+        opt->nodes = (uint64_t)v;
+    } else if (!strcmp(name, "random")) {
+        if (!number(name, value, 0, 100, &v, err, errlen))
+            return false;
+        opt->random = (int)v;
+    } else if (!strcmp(name, "frc")) {
+        if (!number(name, value, 0, 100, &v, err, errlen))
+            return false;
+        opt->frc = (int)v;
+    } else {
+        if (!number(name, value, 0, 0x7FFFFFFFFFFFFFFFLL, &v, err, errlen))
+            return false;
+        opt->seed = (uint64_t)v;
+        opt->seed_given = true;
+    }
+    return true;
+}
+
 bool datagen_parse(const char *args, DatagenOptions *opt, char *err, size_t errlen)
 {
     memset(opt, 0, sizeof *opt);
     opt->games = DATAGEN_GAMES;
     opt->nodes = DATAGEN_NODES;
     opt->random = -1;
+    opt->frc = -1;
     Tokens t = {args ? args : ""};
     char name[64], value[1024];
-    long long v;
     size_t n;
     while ((n = tok_next(&t, name, sizeof name)) > 0) {
         if (n >= sizeof name) {
             snprintf(err, errlen, "unknown option (too long)");
             return false;
         }
-        bool is_path = !strcmp(name, "out") || !strcmp(name, "book");
-        bool known = is_path || !strcmp(name, "games") || !strcmp(name, "threads")
-                     || !strcmp(name, "nodes") || !strcmp(name, "random") || !strcmp(name, "seed");
-        if (!known) {
+        if (!known_option(name)) {
             snprintf(err, errlen,
-                     "unknown option '%s' (options: out games threads nodes random book seed)",
+                     "unknown option '%s' (options: out games threads nodes random frc book "
+                     "format seed)",
                      name);
             return false;
         }
@@ -89,32 +144,8 @@ bool datagen_parse(const char *args, DatagenOptions *opt, char *err, size_t errl
             snprintf(err, errlen, "option '%s': the value is too long", name);
             return false;
         }
-        if (!strcmp(name, "out"))
-            snprintf(opt->out, sizeof opt->out, "%s", value);
-        else if (!strcmp(name, "book"))
-            snprintf(opt->book, sizeof opt->book, "%s", value);
-        else if (!strcmp(name, "games")) {
-            if (!number(name, value, 1, 1000000000000LL, &v, err, errlen))
-                return false;
-            opt->games = v;
-        } else if (!strcmp(name, "threads")) {
-            if (!number(name, value, 1, MAX_THREADS, &v, err, errlen))
-                return false;
-            opt->threads = (int)v;
-        } else if (!strcmp(name, "nodes")) {
-            if (!number(name, value, 1, 1000000000LL, &v, err, errlen))
-                return false;
-            opt->nodes = (uint64_t)v;
-        } else if (!strcmp(name, "random")) {
-            if (!number(name, value, 0, 100, &v, err, errlen))
-                return false;
-            opt->random = (int)v;
-        } else {
-            if (!number(name, value, 0, 0x7FFFFFFFFFFFFFFFLL, &v, err, errlen))
-                return false;
-            opt->seed = (uint64_t)v;
-            opt->seed_given = true;
-        }
+        if (!set_option(opt, name, value, err, errlen))
+            return false;
     }
     if (!*opt->out) {
         snprintf(err, errlen, "'out FILE' is required");
@@ -222,14 +253,116 @@ static bool book_load(const char *path, Book *b, char *err, size_t errlen)
 }
 
 /* ------------------------------------------------------------------------ */
+/* Openings                                                                 */
+
+typedef struct {
+    const Book *book; /* NULL: the start position, or a Chess960 one */
+    int random;       /* plies; -1: 8 or 9 */
+    int frc;          /* percent of Chess960 starts (without a book) */
+} OpeningRules;
+
+/* The Chess960 start position number n (0-959; 518 is the standard one) in
+ * the usual numbering: the light-squared bishop, the dark-squared bishop,
+ * the queen on the n-th free square, the knights by a table of the ten ways
+ * to place two on five free squares, then rook, king, rook. */
+static void chess960_fen(int n, char *fen, size_t len)
+{
+    static const int Knights[10][2] = {{0, 1}, {0, 2}, {0, 3}, {0, 4}, {1, 2},
+                                       {1, 3}, {1, 4}, {2, 3}, {2, 4}, {3, 4}};
+    char rank[9] = "........";
+    rank[2 * (n % 4) + 1] = 'B';
+    n /= 4;
+    rank[2 * (n % 4)] = 'B';
+    n /= 4;
+    int free_sq[8], nf = 0;
+    for (int f = 0; f < 8; f++)
+        if (rank[f] == '.')
+            free_sq[nf++] = f;
+    rank[free_sq[n % 6]] = 'Q';
+    n /= 6;
+    nf = 0;
+    for (int f = 0; f < 8; f++)
+        if (rank[f] == '.')
+            free_sq[nf++] = f;
+    rank[free_sq[Knights[n][0]]] = 'N';
+    rank[free_sq[Knights[n][1]]] = 'N';
+    static const char Rest[] = "RKR";
+    for (int f = 0, k = 0; f < 8; f++)
+        if (rank[f] == '.')
+            rank[f] = Rest[k++];
+    char lower[9];
+    for (int f = 0; f < 9; f++)
+        lower[f] = rank[f] >= 'A' && rank[f] <= 'Z' ? (char)(rank[f] - 'A' + 'a') : rank[f];
+    snprintf(fen, len, "%s/pppppppp/8/8/8/8/PPPPPPPP/%s w KQkq - 0 1", lower, rank);
+}
+
+/* The base position of an attempt: a book line, a Chess960 start or the
+ * start position. False when a book line no longer parses. */
+static bool opening_base(const OpeningRules *o, uint64_t seed, long long index, bool frc,
+                         uint64_t *rng, Position *pos)
+{
+    char err[200], fen[128];
+    if (o->book) {
+        uint64_t k = (mix64(seed) + (uint64_t)index) % (uint64_t)o->book->count;
+        return pos_set_fen(pos, o->book->fens[k], false, err, sizeof err)
+               || pos_set_fen(pos, o->book->fens[k], true, err, sizeof err);
+    }
+    if (frc) {
+        chess960_fen((int)(rng_next(rng) % 960), fen, sizeof fen);
+        return pos_set_fen(pos, fen, true, err, sizeof err);
+    }
+    return pos_set_fen(pos, START_FEN, false, err, sizeof err);
+}
+
+/* Opening `index` of the seed into pos: the base position, the random plies,
+ * and a search that finds it within +-DATAGEN_OPENING_SCORE. True when one
+ * was found; otherwise pos holds the playable try of the smallest |score|
+ * (or the base position when no try was playable) and false is returned. */
+static bool opening_make(const OpeningRules *o, uint64_t seed, long long index, Search *s,
+                         Position *pos, Position *best)
+{
+    uint64_t rng = mix64(seed ^ mix64((uint64_t)index + 1));
+    bool frc = !o->book && o->frc > 0 && (int)(rng_next(&rng) % 100) < o->frc;
+    int tries = o->random != 0 || frc ? OPENING_TRIES : 1, best_score = -1;
+    for (int attempt = 0; attempt < tries; attempt++) {
+        if (!opening_base(o, seed, index, frc, &rng, pos))
+            return false;
+        if (attempt == 0 && best_score < 0)
+            memcpy(best, pos, sizeof *best);
+        int plies = o->random >= 0 ? o->random : 8 + (int)(rng_next(&rng) & 1);
+        bool ok = true;
+        for (int ply = 0; ply < plies && ok; ply++) {
+            MoveList list;
+            gen_legal(pos, &list);
+            ok = list.count > 0 && pos_game_state(pos) == GAME_ONGOING;
+            if (ok)
+                pos_make_game_move(pos, list.moves[rng_next(&rng) % (uint64_t)list.count]);
+        }
+        if (!ok || pos_game_state(pos) != GAME_ONGOING)
+            continue;
+        search_new_game(s);
+        SearchResult res;
+        search_position(s, pos, 0, DATAGEN_VERIFY_NODES, &res);
+        int score = res.score < 0 ? -res.score : res.score;
+        if (score <= DATAGEN_OPENING_SCORE)
+            return true;
+        if (best_score < 0 || score < best_score) {
+            best_score = score;
+            memcpy(best, pos, sizeof *best);
+        }
+    }
+    memcpy(pos, best, sizeof *pos);
+    return false;
+}
+
+/* ------------------------------------------------------------------------ */
 /* Games                                                                    */
 
 typedef struct {
     const DatagenOptions *opt;
-    const Book *book;
-    int random;
+    OpeningRules rules;
     uint64_t seed;
-    FILE *out;
+    int fd;
     _Atomic long long next_game;
     pthread_mutex_t lock; /* guards what follows */
     pthread_cond_t done;  /* a worker ended */
@@ -240,51 +373,14 @@ typedef struct {
 } Run;
 
 typedef struct {
-    Position start, pos;
+    Position start, pos, spare;
     int plies;
-    move_t moves[MAX_GAME_PLIES];
-    int16_t scores[MAX_GAME_PLIES]; /* White's view */
-    bool keep[MAX_GAME_PLIES];
-    PackedPos recs[MAX_GAME_PLIES];
+    move_t moves[DATAGEN_MAX_PLIES];
+    int16_t scores[DATAGEN_MAX_PLIES]; /* White's view */
+    bool quiet[DATAGEN_MAX_PLIES];     /* format packed keeps these */
+    PackedPos recs[DATAGEN_MAX_PLIES];
+    uint8_t bytes[VF_HEADER_SIZE + VF_ENTRY_SIZE * (DATAGEN_MAX_PLIES + 1)];
 } Game;
-
-static bool game_over(const Position *pos) { return pos_game_state(pos) != GAME_ONGOING; }
-
-/* The opening of game `index`: the book or start position, the random
- * plies, and a search that finds it still open. False if none was found. */
-static bool make_opening(const Run *r, Search *s, Game *g, long long index)
-{
-    uint64_t rng = mix64(r->seed ^ mix64((uint64_t)index + 1));
-    int tries = r->random > 0 ? OPENING_TRIES : 1;
-    char err[200];
-    for (int attempt = 0; attempt < tries; attempt++) {
-        if (r->book) {
-            uint64_t k = (mix64(r->seed) + (uint64_t)index) % (uint64_t)r->book->count;
-            if (!pos_set_fen(&g->pos, r->book->fens[k], false, err, sizeof err)
-                && !pos_set_fen(&g->pos, r->book->fens[k], true, err, sizeof err))
-                return false;
-        } else
-            pos_set_startpos(&g->pos);
-        bool ok = true;
-        for (int ply = 0; ply < r->random && ok; ply++) {
-            MoveList list;
-            gen_legal(&g->pos, &list);
-            ok = list.count > 0 && !game_over(&g->pos);
-            if (ok)
-                pos_make_game_move(&g->pos, list.moves[rng_next(&rng) % (uint64_t)list.count]);
-        }
-        if (!ok || game_over(&g->pos))
-            continue;
-        search_new_game(s);
-        SearchResult res;
-        search_position(s, &g->pos, 0, r->opt->nodes, &res);
-        if (res.score > OPENING_MAX_SCORE || res.score < -OPENING_MAX_SCORE)
-            continue;
-        memcpy(&g->start, &g->pos, sizeof g->start);
-        return true;
-    }
-    return false;
-}
 
 /* Plays the game from g->pos; returns the result from White's view. */
 static int play_game(const Run *r, Search *s, Game *g)
@@ -297,7 +393,7 @@ static int play_game(const Run *r, Search *s, Game *g)
         GameState gs = pos_game_state(pos);
         if (gs == GAME_CHECKMATE)
             return pos->side == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS;
-        if (gs != GAME_ONGOING || g->plies >= MAX_GAME_PLIES)
+        if (gs != GAME_ONGOING || g->plies >= DATAGEN_MAX_PLIES)
             return RESULT_DRAW; /* threefold and 50 moves are claimed */
 
         SearchResult res;
@@ -311,41 +407,70 @@ static int play_game(const Run *r, Search *s, Game *g)
         g->scores[g->plies] = (int16_t)(white > PACKED_SCORE_MAX    ? PACKED_SCORE_MAX
                                         : white < -PACKED_SCORE_MAX ? -PACKED_SCORE_MAX
                                                                     : white);
-        g->keep[g->plies] = !pos_in_check(pos) && !pos_is_capture(pos, m)
-                            && move_kind(m) != MOVE_PROMOTION && !is_mate_score(score)
-                            && score < DATAGEN_SCORE_BOUND && score > -DATAGEN_SCORE_BOUND;
+        g->quiet[g->plies] = !pos_in_check(pos) && !pos_is_capture(pos, m)
+                             && move_kind(m) != MOVE_PROMOTION && !is_mate_score(score)
+                             && score < DATAGEN_SCORE_BOUND && score > -DATAGEN_SCORE_BOUND;
         g->plies++;
 
         /* Adjudication: far ahead for several plies wins; level late on draws. */
-        if (white >= WIN_SCORE)
+        if (white >= DATAGEN_WIN_SCORE)
             win_streak = win_streak > 0 ? win_streak + 1 : 1;
-        else if (white <= -WIN_SCORE)
+        else if (white <= -DATAGEN_WIN_SCORE)
             win_streak = win_streak < 0 ? win_streak - 1 : -1;
         else
             win_streak = 0;
-        if (win_streak >= WIN_PLIES)
+        if (win_streak >= DATAGEN_WIN_PLIES)
             return RESULT_WHITE_WINS;
-        if (win_streak <= -WIN_PLIES)
+        if (win_streak <= -DATAGEN_WIN_PLIES)
             return RESULT_BLACK_WINS;
-        draw_streak = white <= DRAW_SCORE && white >= -DRAW_SCORE ? draw_streak + 1 : 0;
-        if (g->plies >= DRAW_MIN_PLY && draw_streak >= DRAW_PLIES)
+        draw_streak = white <= DATAGEN_DRAW_SCORE && white >= -DATAGEN_DRAW_SCORE ? draw_streak + 1
+                                                                                  : 0;
+        if (pos->game_ply >= DATAGEN_DRAW_PLY && draw_streak >= DATAGEN_DRAW_PLIES)
             return RESULT_DRAW;
 
         pos_make_game_move(pos, m);
     }
 }
 
-/* Packs the kept positions of the game with its result; returns how many. */
-static int pack_game(Game *g, int result)
+/* The game in the output format: its bytes (g->bytes or g->recs) and their
+ * number, and the positions they hold in *positions. */
+static size_t encode_game(Game *g, DatagenFormat format, int result, const uint8_t **bytes,
+                          int *positions)
 {
+    *positions = 0;
+    if (format == DATAGEN_FORMAT_GAME) {
+        *bytes = g->bytes;
+        if (!vf_encode_game(&g->start, result, g->moves, g->scores, g->plies, g->bytes))
+            return 0;
+        *positions = g->plies;
+        return vf_game_size(g->plies);
+    }
     memcpy(&g->pos, &g->start, sizeof g->pos);
     int n = 0;
     for (int i = 0; i < g->plies; i++) {
-        if (g->keep[i] && packed_from_position(&g->pos, g->scores[i], result, &g->recs[n]))
+        if (g->quiet[i] && packed_from_position(&g->pos, g->scores[i], result, &g->recs[n]))
             n++;
         pos_make_game_move(&g->pos, g->moves[i]);
     }
-    return n;
+    *positions = n;
+    *bytes = g->recs[0].b;
+    return (size_t)n * PACKED_SIZE;
+}
+
+/* One write(2) per game on an O_APPEND descriptor: a run that is stopped
+ * leaves whole games. */
+static bool write_all(int fd, const uint8_t *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        p += w;
+        n -= (size_t)w;
+    }
+    return true;
 }
 
 static void fail(Run *r, const char *msg)
@@ -362,7 +487,7 @@ static void *worker_main(void *arg)
 {
     Run *r = arg;
     Search *s = search_create(DATAGEN_TT_MB);
-    Game *g = calloc(1, sizeof *g); /* pos_set_startpos keeps g->pos.chess960: false */
+    Game *g = calloc(1, sizeof *g);
     if (!s || !g)
         fail(r, "out of memory for a worker");
     while (s && g) {
@@ -372,22 +497,25 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&r->lock);
         if (index >= r->opt->games || stop)
             break;
-        if (!make_opening(r, s, g, index)) {
+        if (!opening_make(&r->rules, r->seed, index, s, &g->pos, &g->spare)) {
             pthread_mutex_lock(&r->lock);
             r->stats.skipped++;
             pthread_mutex_unlock(&r->lock);
             continue;
         }
-        int result = play_game(r, s, g);
-        int n = pack_game(g, result);
+        memcpy(&g->start, &g->pos, sizeof g->start);
+        search_new_game(s);
+        int result = play_game(r, s, g), positions;
+        const uint8_t *bytes;
+        size_t size = encode_game(g, r->opt->format, result, &bytes, &positions);
         pthread_mutex_lock(&r->lock);
-        if (!r->failed && fwrite(g->recs, sizeof g->recs[0], (size_t)n, r->out) != (size_t)n) {
+        if (!r->failed && !write_all(r->fd, bytes, size)) {
             r->failed = true;
             snprintf(r->err, sizeof r->err, "cannot write to '%s': %s", r->opt->out,
                      strerror(errno));
         }
         r->stats.games++;
-        r->stats.positions += n;
+        r->stats.positions += positions;
         r->stats.white_wins += result == RESULT_WHITE_WINS;
         r->stats.draws += result == RESULT_DRAW;
         r->stats.black_wins += result == RESULT_BLACK_WINS;
@@ -422,15 +550,67 @@ static int cpu_count(void)
     return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
 }
 
+/* A seed no earlier run had: the system's random bytes with the clock and
+ * the process number (63 bits, so that `seed N` can repeat it). */
+static uint64_t new_seed(void)
+{
+    uint64_t x = 0;
+    FILE *f = fopen("/dev/urandom", "rb");
+    if (f) {
+        if (fread(&x, sizeof x, 1, f) != 1)
+            x = 0;
+        fclose(f);
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    x ^= mix64((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec);
+    x ^= mix64((uint64_t)getpid() << 32 ^ (uint64_t)now_ms());
+    return mix64(x) & 0x7FFFFFFFFFFFFFFFull;
+}
+
+/* Opens the output for appending; an existing file must end with a whole
+ * game (format game: 4 zero bytes) or record (format packed: a multiple of
+ * 32 bytes), or appending would hide the damage. -1 with a message. */
+static int open_output(const DatagenOptions *opt, char *err, size_t errlen)
+{
+    int fd = open(opt->out, O_WRONLY | O_APPEND | O_CREAT, 0644);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot open '%s' for writing: %s", opt->out, strerror(errno));
+        return -1;
+    }
+    struct stat sb;
+    bool whole = fstat(fd, &sb) == 0;
+    if (whole && sb.st_size > 0) {
+        if (opt->format == DATAGEN_FORMAT_PACKED)
+            whole = sb.st_size % PACKED_SIZE == 0;
+        else {
+            uint8_t tail[VF_ENTRY_SIZE];
+            int rfd = open(opt->out, O_RDONLY);
+            whole = rfd >= 0 && sb.st_size >= VF_HEADER_SIZE + VF_ENTRY_SIZE
+                    && pread(rfd, tail, sizeof tail, sb.st_size - VF_ENTRY_SIZE) == sizeof tail
+                    && !memcmp(tail, "\0\0\0\0", sizeof tail);
+            if (rfd >= 0)
+                close(rfd);
+        }
+        if (!whole) {
+            snprintf(err, errlen, "'%s' does not end with a whole %s (another format, or cut "
+                     "off): not appending to it", opt->out,
+                     opt->format == DATAGEN_FORMAT_PACKED ? "32-byte record" : "game");
+            close(fd);
+            return -1;
+        }
+    }
+    return fd;
+}
+
 bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), DatagenStats *stats,
                  char *err, size_t errlen)
 {
     Book book = {NULL, 0};
     if (*opt->book && !book_load(opt->book, &book, err, errlen))
         return false;
-    FILE *out = fopen(opt->out, "ab");
-    if (!out) {
-        snprintf(err, errlen, "cannot open '%s' for writing: %s", opt->out, strerror(errno));
+    int fd = open_output(opt, err, errlen);
+    if (fd < 0) {
         book_free(&book);
         return false;
     }
@@ -444,24 +624,29 @@ bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), Dat
     if (!r || !tids) {
         snprintf(err, errlen, "out of memory");
         free(r);
-        fclose(out);
+        close(fd);
         book_free(&book);
         return false;
     }
     r->opt = opt;
-    r->book = *opt->book ? &book : NULL;
-    r->random = opt->random >= 0 ? opt->random : *opt->book ? 0 : DATAGEN_RANDOM;
-    r->seed = opt->seed_given ? opt->seed
-                              : mix64((uint64_t)now_ms() ^ ((uint64_t)getpid() << 32))
-                                    & 0x7FFFFFFFFFFFFFFFull;
-    r->out = out;
+    r->rules.book = *opt->book ? &book : NULL;
+    r->rules.random = opt->random >= 0 ? opt->random : *opt->book ? 0 : -1;
+    r->rules.frc = opt->frc >= 0 ? opt->frc : *opt->book ? 0 : DATAGEN_FRC_PERCENT;
+    r->seed = opt->seed_given ? opt->seed : new_seed();
+    r->fd = fd;
     pthread_mutex_init(&r->lock, NULL);
     pthread_cond_init(&r->done, NULL);
     if (print) {
-        char line[2400];
+        char line[2400], random[16];
+        if (r->rules.random >= 0)
+            snprintf(random, sizeof random, "%d", r->rules.random);
+        else
+            snprintf(random, sizeof random, "8-9");
         snprintf(line, sizeof line,
-                 "datagen out %s games %lld threads %d nodes %llu random %d%s%s seed %llu",
-                 opt->out, opt->games, threads, (unsigned long long)opt->nodes, r->random,
+                 "datagen out %s format %s games %lld threads %d nodes %llu random %s frc %d%s%s "
+                 "seed %llu",
+                 opt->out, opt->format == DATAGEN_FORMAT_PACKED ? "packed" : "game", opt->games,
+                 threads, (unsigned long long)opt->nodes, random, r->rules.frc,
                  *opt->book ? " book " : "", opt->book, (unsigned long long)r->seed);
         print(line);
     }
@@ -481,7 +666,6 @@ bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), Dat
             next_report = now + PROGRESS_MS;
             DatagenStats st = r->stats;
             st.seconds = (double)(now - t0) / 1000.0;
-            fflush(out);
             pthread_mutex_unlock(&r->lock);
             print_progress(print, &st);
             pthread_mutex_lock(&r->lock);
@@ -510,7 +694,7 @@ bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), Dat
         snprintf(err, errlen, "%s", r->err);
         ok = false;
     }
-    if (fclose(out) != 0 && ok) {
+    if (close(fd) != 0 && ok) {
         snprintf(err, errlen, "cannot write to '%s': %s", opt->out, strerror(errno));
         ok = false;
     }

@@ -14,6 +14,7 @@
 #include "../movegen/packed.h"
 #include "../movegen/util.h"
 #include "../movegen/viriformat.h"
+#include "../search/search.h"
 
 static void setup(void) { movegen_init(); }
 
@@ -55,7 +56,7 @@ Test(datagen, records_are_valid_quiet_positions)
 {
     char path[128], args[256];
     temp_path(path, sizeof path, "valid");
-    snprintf(args, sizeof args, "out %s threads 2 games 4 nodes 1000 seed 3", path);
+    snprintf(args, sizeof args, "out %s format packed threads 2 games 4 nodes 1000 seed 3", path);
     DatagenStats st;
     run(args, &st);
     long size;
@@ -85,38 +86,217 @@ Test(datagen, records_are_valid_quiet_positions)
     free(data);
 }
 
+/* The games of a file in the game format, each as its bytes, sorted. */
+typedef struct {
+    unsigned char *data;
+    long size;
+    long offsets[64];
+    int count;
+} GameFile;
+
+static void split_games(GameFile *gf, const char *path)
+{
+    gf->data = read_all(path, &gf->size);
+    gf->count = 0;
+    long at = 0;
+    while (at < gf->size) {
+        cr_assert(gf->count < 63);
+        gf->offsets[gf->count++] = at;
+        at += VF_HEADER_SIZE;
+        while (at + VF_ENTRY_SIZE <= gf->size && memcmp(gf->data + at, "\0\0\0\0", 4) != 0)
+            at += VF_ENTRY_SIZE;
+        at += VF_ENTRY_SIZE;
+    }
+    cr_assert_eq(at, gf->size, "whole games");
+    gf->offsets[gf->count] = at;
+}
+
+static bool has_game(const GameFile *gf, const unsigned char *game, long len)
+{
+    for (int i = 0; i < gf->count; i++)
+        if (gf->offsets[i + 1] - gf->offsets[i] == len
+            && !memcmp(gf->data + gf->offsets[i], game, (size_t)len))
+            return true;
+    return false;
+}
+
 Test(datagen, one_thread_is_deterministic_and_threads_play_the_same_games)
 {
-    char p1[128], p2[128], p3[128], args[256];
+    char p1[128], p2[128], p3[128], p4[128], args[256];
     temp_path(p1, sizeof p1, "det1");
     temp_path(p2, sizeof p2, "det2");
     temp_path(p3, sizeof p3, "det3");
+    temp_path(p4, sizeof p4, "det4");
     snprintf(args, sizeof args, "out %s threads 1 games 3 nodes 800 seed 11", p1);
     run(args, NULL);
     snprintf(args, sizeof args, "out %s threads 1 games 3 nodes 800 seed 11", p2);
     run(args, NULL);
     snprintf(args, sizeof args, "out %s threads 3 games 3 nodes 800 seed 11", p3);
     run(args, NULL);
-    long s1, s2, s3;
-    unsigned char *d1 = read_all(p1, &s1), *d2 = read_all(p2, &s2), *d3 = read_all(p3, &s3);
+    snprintf(args, sizeof args, "out %s threads 1 games 3 nodes 800 seed 12", p4);
+    run(args, NULL);
+    GameFile g1, g2, g3, g4;
+    split_games(&g1, p1);
+    split_games(&g2, p2);
+    split_games(&g3, p3);
+    split_games(&g4, p4);
     unlink(p1);
     unlink(p2);
     unlink(p3);
-    cr_assert_eq(s1, s2);
-    cr_expect(memcmp(d1, d2, (size_t)s1) == 0, "the same seed gives the same file");
-    /* Three threads write the same records, perhaps in another order. */
-    cr_assert_eq(s1, s3);
-    long n = s1 / PACKED_SIZE, found = 0;
-    for (long i = 0; i < n; i++)
-        for (long k = 0; k < n; k++)
-            if (!memcmp(d1 + i * PACKED_SIZE, d3 + k * PACKED_SIZE, PACKED_SIZE)) {
-                found++;
-                break;
-            }
-    cr_expect_eq(found, n);
+    unlink(p4);
+    cr_assert_eq(g1.count, 3);
+    cr_assert_eq(g1.size, g2.size);
+    cr_expect(memcmp(g1.data, g2.data, (size_t)g1.size) == 0, "the same seed gives the same file");
+    /* Three threads write the same games, perhaps in another order. */
+    cr_assert_eq(g1.size, g3.size);
+    for (int i = 0; i < g1.count; i++)
+        cr_expect(has_game(&g3, g1.data + g1.offsets[i], g1.offsets[i + 1] - g1.offsets[i]),
+                  "game %d is in the three-thread file", i);
+    /* Another seed, other games. */
+    for (int i = 0; i < g1.count; i++)
+        cr_expect(!has_game(&g4, g1.data + g1.offsets[i], g1.offsets[i + 1] - g1.offsets[i]),
+                  "game %d is not in the file of another seed", i);
+    free(g1.data);
+    free(g2.data);
+    free(g3.data);
+    free(g4.data);
+}
+
+/* Every game of a datagen file is valid, starts from a verified opening of
+ * 8 or 9 random plies (some from Chess960 starts) and ends by a rule or an
+ * adjudication its last scores explain. */
+Test(datagen, games_are_whole_openings_verified_and_endings_explained)
+{
+    char path[128], args[256], err[300];
+    temp_path(path, sizeof path, "games");
+    snprintf(args, sizeof args, "out %s threads 1 games 6 nodes 1000 frc 50 seed 21", path);
+    DatagenStats st;
+    run(args, &st);
+    cr_assert_eq(st.games, 6);
+    VfReader *r = vf_open(path, err, sizeof err);
+    cr_assert_not_null(r, "%s", err);
+    Search *s = search_create(16);
+    cr_assert_not_null(s);
+    Position *pos = malloc(sizeof *pos);
+    long long games = 0, positions = 0, results[3] = {0, 0, 0};
+    int chess960 = 0, plies8 = 0;
+    int st_code;
+    while ((st_code = vf_next_game(r, err, sizeof err)) == VF_GAME) {
+        VfGame g = vf_game(r);
+        games++;
+        positions += g.plies;
+        results[g.result_white]++;
+        chess960 += g.start->chess960;
+        plies8 += g.start->game_ply == 8;
+        cr_expect(g.start->game_ply == 8 || g.start->game_ply == 9, "game %lld: opening of %d plies",
+                  games, g.start->game_ply);
+        search_new_game(s);
+        SearchResult res;
+        search_position(s, g.start, 0, DATAGEN_VERIFY_NODES, &res);
+        cr_expect(res.score >= -DATAGEN_OPENING_SCORE && res.score <= DATAGEN_OPENING_SCORE,
+                  "game %lld: opening scored %d", games, res.score);
+        memcpy(pos, g.start, sizeof *pos);
+        for (int i = 0; i < g.plies; i++)
+            pos_make_game_move(pos, g.moves[i]);
+        GameState gs = pos_game_state(pos);
+        const int16_t *last = g.scores + g.plies;
+        if (gs == GAME_CHECKMATE)
+            cr_expect_eq(g.result_white, pos->side == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS);
+        else if (gs != GAME_ONGOING)
+            cr_expect_eq(g.result_white, RESULT_DRAW, "game %lld: %s", games, game_state_text(gs));
+        else if (g.result_white != RESULT_DRAW) {
+            int sign = g.result_white == RESULT_WHITE_WINS ? 1 : -1;
+            cr_assert(g.plies >= DATAGEN_WIN_PLIES);
+            for (int i = 1; i <= DATAGEN_WIN_PLIES; i++)
+                cr_expect(sign * last[-i] >= DATAGEN_WIN_SCORE, "game %lld: won, score %d",
+                          games, last[-i]);
+        } else if (g.plies < DATAGEN_MAX_PLIES) {
+            cr_expect(pos->game_ply - 1 >= DATAGEN_DRAW_PLY, "game %lld: drawn at ply %d", games,
+                      pos->game_ply);
+            for (int i = 1; i <= DATAGEN_DRAW_PLIES; i++)
+                cr_expect(last[-i] >= -DATAGEN_DRAW_SCORE && last[-i] <= DATAGEN_DRAW_SCORE,
+                          "game %lld: drawn, score %d", games, last[-i]);
+        }
+    }
+    cr_expect_eq(st_code, VF_END, "%s", err);
+    cr_expect_eq(games, st.games);
+    cr_expect_eq(positions, st.positions);
+    cr_expect_eq(results[RESULT_WHITE_WINS], st.white_wins);
+    cr_expect_eq(results[RESULT_DRAW], st.draws);
+    cr_expect_eq(results[RESULT_BLACK_WINS], st.black_wins);
+    cr_expect(chess960 > 0 && chess960 < games, "Chess960 starts: %d of %lld", chess960, games);
+    cr_expect(plies8 > 0 && plies8 < games, "openings of 8 plies: %d of %lld", plies8, games);
+    free(pos);
+    search_destroy(s);
+    vf_close(r);
+    unlink(path);
+}
+
+static char Printed[8][2600];
+static int PrintedCount;
+
+static void capture(const char *line)
+{
+    if (PrintedCount < 8)
+        snprintf(Printed[PrintedCount++], sizeof Printed[0], "%s", line);
+}
+
+/* Runs append whole games, each run without a seed takes a new one and
+ * prints it, and a file that does not end with a whole game is refused. */
+Test(datagen, runs_append_with_new_printed_seeds)
+{
+    char path[128], args[256], err[1400];
+    temp_path(path, sizeof path, "resume");
+    snprintf(args, sizeof args, "out %s threads 1 games 1 nodes 500 random 2 frc 0", path);
+    unsigned long long seeds[2];
+    long sizes[2];
+    for (int i = 0; i < 2; i++) {
+        DatagenOptions opt;
+        cr_assert(datagen_parse(args, &opt, err, sizeof err));
+        PrintedCount = 0;
+        cr_assert(datagen_run(&opt, capture, NULL, err, sizeof err), "%s", err);
+        cr_assert(PrintedCount >= 3);
+        const char *seed = strstr(Printed[0], " seed ");
+        cr_assert_not_null(seed, "the start line names the seed: %s", Printed[0]);
+        seeds[i] = strtoull(seed + 6, NULL, 10);
+        cr_expect(strstr(Printed[PrintedCount - 2], "positions/s"), "%s", Printed[1]);
+        unsigned char *d = read_all(path, &sizes[i]);
+        free(d);
+    }
+    cr_expect_neq(seeds[0], seeds[1], "a new seed each run");
+    cr_expect(sizes[1] > sizes[0]);
+    GameFile gf;
+    split_games(&gf, path);
+    cr_expect_eq(gf.count, 2, "one game of each run");
+    free(gf.data);
+    /* The first run again with its printed seed: the same game. */
+    char p2[128];
+    temp_path(p2, sizeof p2, "resume2");
+    snprintf(args, sizeof args, "out %s threads 1 games 1 nodes 500 random 2 frc 0 seed %llu", p2,
+             seeds[0]);
+    run(args, NULL);
+    long size2;
+    unsigned char *d1 = read_all(path, &sizes[1]), *d2 = read_all(p2, &size2);
+    cr_expect_eq(size2, sizes[0]);
+    cr_expect(size2 == sizes[0] && !memcmp(d1, d2, (size_t)size2), "seed %llu repeats the game",
+              seeds[0]);
     free(d1);
     free(d2);
-    free(d3);
+    unlink(p2);
+    /* A cut-off tail is refused, and so is a packed file of another length. */
+    FILE *f = fopen(path, "ab");
+    fputs("abc", f);
+    fclose(f);
+    snprintf(args, sizeof args, "out %s threads 1 games 1 nodes 500", path);
+    DatagenOptions opt;
+    cr_assert(datagen_parse(args, &opt, err, sizeof err));
+    cr_expect(!datagen_run(&opt, NULL, NULL, err, sizeof err));
+    cr_expect(strstr(err, "does not end with a whole game"), "%s", err);
+    snprintf(args, sizeof args, "out %s threads 1 games 1 nodes 500 format packed", path);
+    cr_assert(datagen_parse(args, &opt, err, sizeof err));
+    cr_expect(!datagen_run(&opt, NULL, NULL, err, sizeof err));
+    cr_expect(strstr(err, "32-byte record"), "%s", err);
+    unlink(path);
 }
 
 Test(datagen, book_openings)
@@ -164,6 +344,9 @@ Test(datagen, bad_options_are_refused)
         {"out /tmp/x nodes -5", "nodes"},
         {"out /tmp/x random 1000", "random"},
         {"out /tmp/x seed -1", "seed"},
+        {"out /tmp/x frc 101", "frc"},
+        {"out /tmp/x format bin", "format: 'bin'"},
+        {"out /tmp/x format", "needs a value"},
         {"out /tmp/x speed 3", "unknown option 'speed'"},
     };
     for (size_t i = 0; i < sizeof Bad / sizeof Bad[0]; i++) {
