@@ -171,26 +171,41 @@ static void book_free(Book *b)
     b->count = 0;
 }
 
-/* The FEN of a book line: the four EPD fields and the counters when given
- * (EPD operations after them are ignored). "" for an empty or comment line. */
+/* The FEN of a book line: the four EPD fields and the counters, given as
+ * FEN fields or as the EPD operations hmvc and fmvn (other operations are
+ * ignored). "" for an empty or comment line. */
 static void book_fen(const char *line, char *fen, size_t len)
 {
     Tokens t = {line};
-    char word[128];
+    char word[128], counters[2][24] = {"", ""};
     size_t n = 0, wlen;
     fen[0] = '\0';
-    for (int field = 0; field < 6 && (wlen = tok_next(&t, word, sizeof word)) > 0; field++) {
+    for (int field = 0; (wlen = tok_next(&t, word, sizeof word)) > 0; field++) {
         if (field == 0 && word[0] == '#')
-            break;
+            return;
         if (wlen >= sizeof word)
             word[0] = '\0'; /* too long: an empty field, which pos_set_fen refuses */
-        bool counter = word[0] && strspn(word, "0123456789") == strlen(word);
-        if (field >= 4 && !counter)
-            break;
-        n += (size_t)snprintf(fen + n, n < len ? len - n : 0, "%s%s", field ? " " : "", word);
-        if (n >= len)
-            break;
+        bool counter = word[0] && strspn(word, "0123456789") == strlen(word)
+                       && strlen(word) < sizeof counters[0];
+        if (field < 4) {
+            n += (size_t)snprintf(fen + n, n < len ? len - n : 0, "%s%s", field ? " " : "", word);
+            continue;
+        }
+        if (counter && (field == 4 || (field == 5 && *counters[0]))) {
+            snprintf(counters[field - 4], sizeof counters[0], "%s", word);
+            continue;
+        }
+        int op = !strcmp(word, "hmvc") ? 0 : !strcmp(word, "fmvn") ? 1 : -1;
+        if (op >= 0 && tok_next(&t, word, sizeof word) > 0) {
+            word[strcspn(word, ";")] = '\0';
+            if (*word && strspn(word, "0123456789") == strlen(word)
+                && strlen(word) < sizeof counters[0])
+                snprintf(counters[op], sizeof counters[0], "%s", word);
+        }
     }
+    if (*counters[0] || *counters[1])
+        snprintf(fen + n, n < len ? len - n : 0, " %s %s", *counters[0] ? counters[0] : "0",
+                 *counters[1] ? counters[1] : "1");
 }
 
 static bool book_load(const char *path, Book *b, char *err, size_t errlen)
@@ -353,6 +368,85 @@ static bool opening_make(const OpeningRules *o, uint64_t seed, long long index, 
     }
     memcpy(pos, best, sizeof *pos);
     return false;
+}
+
+/* ------------------------------------------------------------------------ */
+/* genfens                                                                  */
+
+/* OpenBench's workers call `./engine "genfens N seed S book <FILE|None>
+ * [extra]" quit` and keep the `info string genfens <FEN>` lines. */
+bool datagen_genfens(const char *args, void (*print)(const char *line), char *err, size_t errlen)
+{
+    Tokens t = {args ? args : ""};
+    char word[1024], book_path[1024] = "";
+    long long count, seed, v;
+    OpeningRules rules = {NULL, -1, 0};
+    bool random_given = false;
+    if (tok_next(&t, word, sizeof word) == 0 || !parse_int(word, 1, 100000000, &count)) {
+        snprintf(err, errlen, "usage: genfens N seed S book <FILE|None> [frc P] [random N] "
+                              "(N from 1 to 100000000)");
+        return false;
+    }
+    if (tok_next(&t, word, sizeof word) == 0 || strcmp(word, "seed") != 0
+        || tok_next(&t, word, sizeof word) == 0
+        || !parse_int(word, 0, 0x7FFFFFFFFFFFFFFFLL, &seed)) {
+        snprintf(err, errlen, "'seed S' must follow N (S a number from 0 to 2^63-1)");
+        return false;
+    }
+    size_t n;
+    if (tok_next(&t, word, sizeof word) == 0 || strcmp(word, "book") != 0
+        || (n = tok_next(&t, book_path, sizeof book_path)) == 0 || n >= sizeof book_path) {
+        snprintf(err, errlen, "'book <FILE|None>' must follow the seed");
+        return false;
+    }
+    /* The extra options of the workload (OpenBench's "genfens args"). */
+    while ((n = tok_next(&t, word, sizeof word)) > 0) {
+        char value[64];
+        bool is_frc = !strcmp(word, "frc"), is_random = !strcmp(word, "random");
+        if (!is_frc && !is_random) {
+            snprintf(err, errlen, "unknown extra option '%.64s' (frc P, random N)", word);
+            return false;
+        }
+        if (tok_next(&t, value, sizeof value) == 0 || !parse_int(value, 0, 100, &v)) {
+            snprintf(err, errlen, "%s: a number from 0 to 100 must follow", word);
+            return false;
+        }
+        if (is_frc)
+            rules.frc = (int)v;
+        else
+            rules.random = (int)v, random_given = true;
+    }
+    Book book = {NULL, 0};
+    if (strcmp(book_path, "None") != 0 && strcmp(book_path, "none") != 0) {
+        if (!book_load(book_path, &book, err, errlen))
+            return false;
+        rules.book = &book;
+        rules.frc = 0;
+        if (!random_given)
+            rules.random = 0;
+    }
+    Search *s = search_create(DATAGEN_TT_MB);
+    Position *pos = malloc(sizeof *pos), *spare = malloc(sizeof *spare);
+    bool ok = s && pos && spare;
+    if (!ok)
+        snprintf(err, errlen, "out of memory");
+    for (long long i = 0; ok && i < count; i++) {
+        /* An opening that stays out of bounds after every try is still
+         * given (the closest one): OpenBench waits for exactly N lines. */
+        opening_make(&rules, (uint64_t)seed, i, s, pos, spare);
+        pos->shredder_castling = false;
+        char fen[128], line[160];
+        pos_get_fen(pos, fen, sizeof fen);
+        snprintf(line, sizeof line, "info string genfens %s", fen);
+        if (print)
+            print(line);
+    }
+    free(pos);
+    free(spare);
+    if (s)
+        search_destroy(s);
+    book_free(&book);
+    return ok;
 }
 
 /* ------------------------------------------------------------------------ */

@@ -35,7 +35,17 @@
  * cut off loses only the games still being played; a run without `seed`
  * takes a new random seed and prints it (with threads 1 and a seed the file
  * is a function of the options). An output file that does not end with a
- * whole game (format game) or record (format packed) is refused. */
+ * whole game (format game) or record (format packed) is refused.
+ *
+ * genfens (for OpenBench's workers, which run `./rokade "genfens N seed S
+ * book <FILE|None> [extra]" quit` and keep the `info string genfens <FEN>`
+ * lines): N openings by the rules above, each a six-field FEN (X-FEN
+ * castling for Chess960) that depends only on the seed, its number, the book
+ * and the extra options `frc P` (default 0: OpenBench plays a workload as
+ * standard chess unless its book's name says FRC or 960, and a standard game
+ * cannot start from a Chess960 position) and `random N` (default 8 or 9; 0
+ * with a book). An opening still out of bounds after every try is given as
+ * the closest one found, so exactly N lines are printed. */
 #ifndef ROKADE_DATAGEN_H
 #define ROKADE_DATAGEN_H
 
@@ -91,6 +101,12 @@ bool datagen_parse(const char *args, DatagenOptions *opt, char *err, size_t errl
  * used, or writing fails. */
 bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), DatagenStats *stats,
                  char *err, size_t errlen);
+
+/* genfens: `N seed S book <FILE|None> [frc P] [random N]`; prints each
+ * opening as "info string genfens <FEN>" through print. False with a
+ * message in err (and nothing printed) on bad arguments or an unusable
+ * book. */
+bool datagen_genfens(const char *args, void (*print)(const char *line), char *err, size_t errlen);
 
 /* The usage text, one line per entry, NULL-terminated. */
 extern const char *const DatagenUsage[];

@@ -11,7 +11,8 @@
 
 static bool is_shell_command(const char *s)
 {
-    static const char *const Cmds[] = {"perft", "perftsuite", "bench", "datagen", "tune", NULL};
+    static const char *const Cmds[] = {"perft", "perftsuite", "bench", "datagen", "genfens", "tune",
+                                        NULL};
     for (int i = 0; Cmds[i]; i++)
         if (!strcmp(s, Cmds[i]))
             return true;

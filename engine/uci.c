@@ -550,6 +550,7 @@ static void cmd_help(void)
         "  perftsuite <file> [maxdepth] [chess960]   check an EPD perft suite",
         "  datagen out <file> [games N] [threads N] [nodes N] [random N] [book <file>] [seed N]",
         "                         self-play training data ('datagen help' for details)",
+        "  genfens N seed S book <file|None> [frc P] [random N]   openings for OpenBench",
         "  help                   this text",
         NULL};
     for (int i = 0; Lines[i]; i++)
@@ -592,6 +593,13 @@ static void cmd_datagen(Tok *t)
     char err[1400];
     if (!run_datagen(tok_rest(t), err, sizeof err))
         uci_print("info string error: datagen: %s", err);
+}
+
+static void cmd_genfens(Tok *t)
+{
+    char err[1400];
+    if (!datagen_genfens(tok_rest(t), print_line, err, sizeof err))
+        uci_print("info string error: genfens: %s", err);
 }
 
 int uci_shell_command(const char *line)
@@ -660,7 +668,7 @@ bool uci_command(const char *line)
     }
 
     static const char *const Known[] = {"ucinewgame", "position", "go", "setoption", "d", "eval",
-                                        "bench", "perft", "perftsuite", "datagen", NULL};
+                                        "bench", "perft", "perftsuite", "datagen", "genfens", NULL};
     bool known = false;
     for (int i = 0; Known[i] && !known; i++)
         known = !strcmp(cmd, Known[i]);
@@ -694,6 +702,8 @@ bool uci_command(const char *line)
         cmd_perftsuite(&t);
     else if (!strcmp(cmd, "datagen"))
         cmd_datagen(&t);
+    else if (!strcmp(cmd, "genfens"))
+        cmd_genfens(&t);
     return true;
 }
 

@@ -660,3 +660,130 @@ Test(datagen, game_format_bad_input)
     free(bad);
     free(g.start);
 }
+
+/* ------------------------------------------------------------------------ */
+/* genfens                                                                  */
+
+static const char *engine_path(void)
+{
+    const char *exe = getenv("ROKADE");
+    if (!exe)
+        exe = "./rokade";
+    if (access(exe, X_OK) != 0)
+        cr_skip_test("no engine binary at %s (set ROKADE)", exe);
+    return exe;
+}
+
+typedef struct {
+    char lines[64][160];
+    int count, fens;
+} Output;
+
+/* Runs the engine with the given arguments (shell words) and keeps its
+ * lines; fens counts the "info string genfens " ones. */
+static void run_engine(const char *args, Output *out)
+{
+    char cmd[1024], line[1024];
+    snprintf(cmd, sizeof cmd, "%s %s 2>&1", engine_path(), args);
+    FILE *p = popen(cmd, "r");
+    cr_assert_not_null(p);
+    out->count = out->fens = 0;
+    while (fgets(line, sizeof line, p)) {
+        line[strcspn(line, "\n")] = '\0';
+        out->fens += !strncmp(line, "info string genfens ", 20);
+        if (out->count < 64)
+            snprintf(out->lines[out->count++], sizeof out->lines[0], "%.159s", line);
+    }
+    cr_expect_eq(pclose(p), 0, "%s", cmd);
+}
+
+Test(datagen, genfens_prints_n_legal_fens_of_the_seed)
+{
+    Output a, b, c, d;
+    run_engine("'genfens 24 seed 7 book None frc 50 ' quit", &a);
+    run_engine("'genfens 24 seed 7 book None frc 50 ' quit", &b);
+    run_engine("'genfens 24 seed 8 book None frc 50' quit", &c);
+    run_engine("genfens 5 seed 7 book None frc 50", &d); /* shell words */
+    cr_assert_eq(a.fens, 24, "exactly N FENs, got %d", a.fens);
+    cr_assert_eq(a.count, 24, "and nothing else");
+    cr_assert_eq(c.fens, 24);
+    cr_assert_eq(d.fens, 5);
+    Search *s = search_create(16);
+    Position *pos = malloc(sizeof *pos);
+    int chess960 = 0, common = 0;
+    for (int i = 0; i < 24; i++) {
+        const char *fen = a.lines[i] + 20;
+        cr_expect_str_eq(a.lines[i], b.lines[i], "the same seed, the same FENs");
+        if (i < 5)
+            cr_expect_str_eq(a.lines[i], d.lines[i], "the first N of a longer run");
+        for (int k = 0; k < 24; k++)
+            common += !strcmp(a.lines[i], c.lines[k]);
+        int fields = 0;
+        for (const char *q = fen; *q; q++)
+            fields += (q == fen || q[-1] == ' ') && *q != ' ';
+        cr_expect_eq(fields, 6, "six fields: %s", fen);
+        char err[200], again[128];
+        cr_assert(pos_set_fen(pos, fen, true, err, sizeof err), "%s: %s", fen, err);
+        pos->shredder_castling = false;
+        pos_get_fen(pos, again, sizeof again);
+        cr_expect_str_eq(again, fen, "X-FEN castling (KQkq for the outermost rooks)");
+        cr_expect_eq(pos_game_state(pos), GAME_ONGOING, "%s", fen);
+        cr_expect(pos->game_ply == 8 || pos->game_ply == 9, "8 or 9 plies: %s", fen);
+        Position *std = malloc(sizeof *std);
+        chess960 += !pos_set_fen(std, fen, false, err, sizeof err);
+        free(std);
+        search_new_game(s);
+        SearchResult res;
+        search_position(s, pos, 0, DATAGEN_VERIFY_NODES, &res);
+        cr_expect(res.score >= -DATAGEN_OPENING_SCORE && res.score <= DATAGEN_OPENING_SCORE,
+                  "%s scored %d", fen, res.score);
+    }
+    cr_expect(chess960 > 0 && chess960 < 24, "Chess960 openings: %d of 24", chess960);
+    cr_expect(common < 3, "another seed, other FENs (%d in common)", common);
+    free(pos);
+    search_destroy(s);
+}
+
+Test(datagen, genfens_book_and_errors)
+{
+    char book[128], args[400];
+    temp_path(book, sizeof book, "gbook");
+    FILE *f = fopen(book, "w");
+    cr_assert_not_null(f);
+    fputs("rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq - 0 1\n"
+          "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - hmvc 2; fmvn 3;\n",
+          f);
+    fclose(f);
+    Output o;
+    snprintf(args, sizeof args, "'genfens 3 seed 1 book %s' quit", book);
+    run_engine(args, &o);
+    cr_assert_eq(o.fens, 3);
+    for (int i = 0; i < 3; i++)
+        cr_expect(strstr(o.lines[i], "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq")
+                      || strstr(o.lines[i], "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w"),
+                  "a book line: %s", o.lines[i]);
+    snprintf(args, sizeof args, "'genfens 2 seed 1 book %s random 3' quit", book);
+    run_engine(args, &o);
+    cr_assert_eq(o.fens, 2);
+    Position *pos = malloc(sizeof *pos);
+    for (int i = 0; i < 2; i++) {
+        char err[200];
+        cr_assert(pos_set_fen(pos, o.lines[i] + 20, false, err, sizeof err), "%s", err);
+        cr_expect(pos->game_ply == 4 || pos->game_ply == 7, "3 plies after a book line: %s",
+                  o.lines[i]);
+    }
+    free(pos);
+    unlink(book);
+    static const char *const Bad[] = {
+        "'genfens 0 seed 1 book None' quit",     "'genfens 3 book None' quit",
+        "'genfens 3 seed -1 book None' quit",    "'genfens 3 seed 1' quit",
+        "'genfens 3 seed 1 book None frc' quit", "'genfens 3 seed 1 book None depth 5' quit",
+        "'genfens 3 seed 1 book /nonexistent-book.epd' quit",
+    };
+    for (size_t i = 0; i < sizeof Bad / sizeof Bad[0]; i++) {
+        run_engine(Bad[i], &o);
+        cr_expect_eq(o.fens, 0, "%s prints no FEN", Bad[i]);
+        cr_expect(o.count == 1 && strstr(o.lines[0], "info string error: genfens"),
+                  "%s: one error line: %s", Bad[i], o.count ? o.lines[0] : "");
+    }
+}
