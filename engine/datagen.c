@@ -21,6 +21,7 @@
 #include "../movegen/viriformat.h"
 #include "../search/score.h"
 #include "../search/search.h"
+#include "pgn.h"
 
 enum { OPENING_TRIES = 64, PROGRESS_MS = 5000, MAX_THREADS = 1024 };
 
@@ -41,6 +42,10 @@ const char *const DatagenUsage[] = {
     "                a book)",
     "  book FILE     openings, one FEN or EPD per line (# starts a comment)",
     "  seed N        seed of the openings (default: a new one each run; printed)",
+    "datagen pgn IN out OUT",
+    "  converts the games of an OpenBench datagen PGN (moves with {score/depth}",
+    "  comments) to the game format, appended to OUT; a bad game is reported with",
+    "  its line and skipped",
     NULL};
 
 /* ------------------------------------------------------------------------ */
@@ -57,7 +62,7 @@ static bool number(const char *name, const char *v, long long min, long long max
 }
 
 static const char *const OptionNames[] = {"out",    "games", "threads", "nodes", "random", "frc",
-                                          "book",   "format", "seed",   NULL};
+                                          "book",   "format", "seed",   "pgn",   NULL};
 
 static bool known_option(const char *name)
 {
@@ -75,6 +80,8 @@ static bool set_option(DatagenOptions *opt, const char *name, const char *value,
         snprintf(opt->out, sizeof opt->out, "%s", value);
     else if (!strcmp(name, "book"))
         snprintf(opt->book, sizeof opt->book, "%s", value);
+    else if (!strcmp(name, "pgn"))
+        snprintf(opt->pgn, sizeof opt->pgn, "%s", value);
     else if (!strcmp(name, "format")) {
         if (!strcmp(value, "game"))
             opt->format = DATAGEN_FORMAT_GAME;
@@ -123,6 +130,7 @@ bool datagen_parse(const char *args, DatagenOptions *opt, char *err, size_t errl
     Tokens t = {args ? args : ""};
     char name[64], value[1024];
     size_t n;
+    bool play_option = false;
     while ((n = tok_next(&t, name, sizeof name)) > 0) {
         if (n >= sizeof name) {
             snprintf(err, errlen, "unknown option (too long)");
@@ -131,7 +139,7 @@ bool datagen_parse(const char *args, DatagenOptions *opt, char *err, size_t errl
         if (!known_option(name)) {
             snprintf(err, errlen,
                      "unknown option '%s' (options: out games threads nodes random frc book "
-                     "format seed)",
+                     "format seed pgn)",
                      name);
             return false;
         }
@@ -146,9 +154,15 @@ bool datagen_parse(const char *args, DatagenOptions *opt, char *err, size_t errl
         }
         if (!set_option(opt, name, value, err, errlen))
             return false;
+        play_option |= strcmp(name, "out") && strcmp(name, "pgn");
     }
     if (!*opt->out) {
         snprintf(err, errlen, "'out FILE' is required");
+        return false;
+    }
+    if (*opt->pgn && play_option) {
+        snprintf(err, errlen, "'pgn FILE' converts a PGN to the game format: it takes only 'out "
+                              "FILE'");
         return false;
     }
     return true;
@@ -697,9 +711,46 @@ static int open_output(const DatagenOptions *opt, char *err, size_t errlen)
     return fd;
 }
 
+static bool emit_game(void *ctx, const uint8_t *bytes, size_t size)
+{
+    return write_all(*(const int *)ctx, bytes, size);
+}
+
+/* datagen pgn IN out OUT. */
+static bool convert_pgn(const DatagenOptions *opt, void (*print)(const char *line),
+                        DatagenStats *stats, char *err, size_t errlen)
+{
+    int fd = open_output(opt, err, errlen);
+    if (fd < 0)
+        return false;
+    int64_t t0 = now_ms();
+    PgnStats ps;
+    bool ok = pgn_convert(opt->pgn, emit_game, &fd, print, &ps, err, errlen);
+    if (close(fd) != 0 && ok) {
+        snprintf(err, errlen, "cannot write to '%s': %s", opt->out, strerror(errno));
+        ok = false;
+    }
+    DatagenStats st = {ps.games, ps.skipped, ps.positions, ps.white_wins, ps.draws, ps.black_wins,
+                       (double)(now_ms() - t0) / 1000.0};
+    if (ok && print) {
+        char line[1400];
+        snprintf(line, sizeof line,
+                 "converted %s: games %lld positions %lld skipped %lld (white %lld draw %lld "
+                 "black %lld)",
+                 opt->pgn, st.games, st.positions, st.skipped, st.white_wins, st.draws,
+                 st.black_wins);
+        print(line);
+    }
+    if (stats)
+        *stats = st;
+    return ok;
+}
+
 bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), DatagenStats *stats,
                  char *err, size_t errlen)
 {
+    if (*opt->pgn)
+        return convert_pgn(opt, print, stats, err, errlen);
     Book book = {NULL, 0};
     if (*opt->book && !book_load(opt->book, &book, err, errlen))
         return false;

@@ -37,6 +37,10 @@
  * is a function of the options). An output file that does not end with a
  * whole game (format game) or record (format packed) is refused.
  *
+ * `datagen pgn IN out OUT` converts instead the games of a PGN with scores,
+ * such as an OpenBench datagen run returns, to the game format
+ * (engine/pgn.h); a bad game is reported with its line and skipped.
+ *
  * genfens (for OpenBench's workers, which run `./rokade "genfens N seed S
  * book <FILE|None> [extra]" quit` and keep the `info string genfens <FEN>`
  * lines): N openings by the rules above, each a six-field FEN (X-FEN
@@ -74,6 +78,7 @@ typedef enum { DATAGEN_FORMAT_GAME, DATAGEN_FORMAT_PACKED } DatagenFormat;
 typedef struct {
     char out[1024];   /* required */
     char book[1024];  /* "" = start position */
+    char pgn[1024];   /* "": play games; else convert this PGN file (engine/pgn.h) */
     long long games;
     int threads;      /* 0 = every CPU */
     uint64_t nodes;
@@ -91,11 +96,11 @@ typedef struct {
 } DatagenStats;
 
 /* Parses `name value` pairs (out, games, threads, nodes, random, frc, book,
- * format, seed) into opt, starting from the defaults. False with a
+ * format, seed; or pgn and out) into opt, starting from the defaults. False with a
  * message in err. */
 bool datagen_parse(const char *args, DatagenOptions *opt, char *err, size_t errlen);
 
-/* Plays the games, printing a start line, a progress
+/* Plays the games (or converts opt->pgn), printing a start line, a progress
  * line every few seconds and a final line through print (may be NULL).
  * False with a message in err when the book or the output file cannot be
  * used, or writing fails. */

@@ -377,7 +377,8 @@ Test(datagen, command_line_errors_exit_with_status_2)
         cr_skip_test("no engine binary at %s (set ROKADE)", exe);
     static const char *const Bad[] = {"", "games 3", "out /tmp/x nodes x",
                                       "out /nonexistent-dir/x games 1",
-                                      "out /tmp/x book /nonexistent-book"};
+                                      "out /tmp/x book /nonexistent-book",
+                                      "pgn /nonexistent.pgn out /tmp/x"};
     for (size_t i = 0; i < sizeof Bad / sizeof Bad[0]; i++) {
         char cmd[512], line[1024];
         snprintf(cmd, sizeof cmd, "%s datagen %s 2>&1 >/dev/null", exe, Bad[i]);
@@ -786,4 +787,173 @@ Test(datagen, genfens_book_and_errors)
         cr_expect(o.count == 1 && strstr(o.lines[0], "info string error: genfens"),
                   "%s: one error line: %s", Bad[i], o.count ? o.lines[0] : "");
     }
+}
+
+/* ------------------------------------------------------------------------ */
+/* The PGN converter                                                        */
+
+static const char TestPgn[] =
+    "[Event \"fastchess comments, e.p.\"]\n"                                        /* 1 */
+    "[Result \"1-0\"]\n"
+    "\n"
+    "1. e4 {+0.31/12 0.101s, n=5012, sd=15} e6 {-0.25/12 0.090s, n=4800, sd=14}\n"
+    "2. e5 {+0.40/13 0.100s} d5 {-0.35/12 0.100s} 3. exd6 {+0.50/12 0.100s}\n"     /* 5 */
+    "Bxd6 {-0.45/12 0.100s, White wins by adjudication} 1-0\n"
+    "\n"
+    "[Event \"an illegal move\"]\n"
+    "[Result \"0-1\"]\n"
+    "\n"                                                                          /* 10 */
+    "1. e4 {+0.31/12} e5 {-0.20/12}\n"
+    "2. Ke3 {+0.10/10} Nc6 {-0.10/10} 0-1\n"
+    "\n"
+    "[Event \"Chess960, castling both ways\"]\n"
+    "[FEN \"nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBQKBRN w GBgb - 0 1\"]\n"         /* 15 */
+    "[SetUp \"1\"]\n"
+    "[Variant \"fischerandom\"]\n"
+    "[Result \"1/2-1/2\"]\n"
+    "\n"
+    "1. f4 {+0.10/10} f5 {-0.05/10} 2. Nf2 {+0.20/11} Nf7 {-0.10/11} 3. e3 {+0.15/12}\n" /* 20 */
+    "e6 {0.00/12} 4. Be2 {+0.12/12} Be7 {-0.08/12} 5. O-O {+0.30/13} O-O {-0.20/13}\n"
+    "1/2-1/2\n"
+    "\n"
+    "[Event \"an unreadable comment\"]\n"
+    "[Result \"1-0\"]\n"                                                           /* 25 */
+    "\n"
+    "1. d4 {+0.20/10} d5 {what a move} 2. c4 {+0.3/10} 1-0\n"
+    "\n"
+    "[Event \"cut off\"]\n"
+    "\n"                                                                          /* 30 */
+    "1. d4 {+0.20/10} d5 {-0.20/10}\n"
+    "\n"
+    "[Event \"OpenBench compact, book moves, a promotion and mate scores\"]\n"
+    "[FEN \"4k3/1P6/8/8/8/8/8/4K3 w - - 0 1\"]\n"
+    "[SetUp \"1\"]\n"                                                              /* 35 */
+    "[Result \"1-0\"]\n"
+    "\n"
+    "1. Kd2 {book} Kd7 {book} 2. b8=Q {+M5/20} Ke7 {-M4/20} 3. Qb4+ {+M3/20} 1-0\n"
+    "\n"
+    "[Event \"a move without a score\"]\n"                                         /* 40 */
+    "\n"
+    "1. e4 {+0.31/12} e5 2. Nf3 {+0.2/9} 1/2-1/2\n"
+    "\n"
+    "[Event \"truncated\"]\n"
+    "\n"                                                                          /* 45 */
+    "1. e4 {+0.31/12} e5\n";
+
+Test(datagen, pgn_converter)
+{
+    char in[128], out[128], args[400], err[1400];
+    temp_path(in, sizeof in, "pgn");
+    temp_path(out, sizeof out, "pgnout");
+    FILE *f = fopen(in, "w");
+    cr_assert_not_null(f);
+    fputs(TestPgn, f);
+    fclose(f);
+    snprintf(args, sizeof args, "pgn %s out %s", in, out);
+    DatagenOptions opt;
+    DatagenStats st;
+    cr_assert(datagen_parse(args, &opt, err, sizeof err), "%s", err);
+    PrintedCount = 0;
+    cr_assert(datagen_run(&opt, capture, &st, err, sizeof err), "%s", err);
+    cr_expect_eq(st.games, 3);
+    cr_expect_eq(st.skipped, 5);
+    cr_expect_eq(st.positions, 6 + 10 + 3);
+    /* One message per bad game, with the file and line, then the summary. */
+    static const struct { int line; const char *words; } Bad[] = {
+        {12, "illegal move 'Ke3'; game 2 skipped"},
+        {27, "unreadable comment"},
+        {29, "cut off: no result before line 33"},
+        {42, "without a score"},
+        {44, "cut off: no result before the end"},
+    };
+    cr_assert_eq(PrintedCount, 6);
+    for (int i = 0; i < 5; i++) {
+        char where[200];
+        snprintf(where, sizeof where, "%s:%d: ", in, Bad[i].line);
+        cr_expect(strstr(Printed[i], where) == Printed[i] && strstr(Printed[i], Bad[i].words),
+                  "'%s' names %s and '%s'", Printed[i], where, Bad[i].words);
+    }
+    cr_expect(strstr(Printed[5], "games 3 positions 19 skipped 5"), "%s", Printed[5]);
+
+    static const struct {
+        const char *start, *moves;
+        int16_t scores[10];
+        int result;
+    } Expect[] = {
+        {START_FEN, "e2e4 e7e6 e4e5 d7d5 e5d6 f8d6", {31, 25, 40, 35, 50, 45}, RESULT_WHITE_WINS},
+        {"nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBQKBRN w KQkq - 0 1",
+         "f2f4 f7f5 h1f2 h8f7 e2e3 e7e6 f1e2 f8e7 e1g1 e8g8",
+         {10, 5, 20, 10, 15, 0, 12, 8, 30, 20},
+         RESULT_DRAW},
+        {"8/1P1k4/8/8/8/8/3K4/8 w - - 2 2", "b7b8q d7e7 b8b4", {31995, 31996, 31997},
+         RESULT_WHITE_WINS},
+    };
+    VfReader *r = vf_open(out, err, sizeof err);
+    cr_assert_not_null(r, "%s", err);
+    Position *pos = malloc(sizeof *pos);
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(vf_next_game(r, err, sizeof err), VF_GAME, "%s", err);
+        VfGame g = vf_game(r);
+        char fen[128];
+        pos_get_fen(g.start, fen, sizeof fen);
+        cr_expect_str_eq(fen, Expect[i].start, "game %d: the start after the book moves", i);
+        cr_expect_eq(g.start->chess960, i == 1);
+        cr_expect_eq(g.result_white, Expect[i].result);
+        memcpy(pos, g.start, sizeof *pos);
+        Tokens t = {Expect[i].moves};
+        char uci[8];
+        int ply = 0;
+        while (tok_next(&t, uci, sizeof uci) > 0) {
+            cr_assert(ply < g.plies, "game %d: %d plies", i, g.plies);
+            move_t m = move_from_uci(pos, uci);
+            cr_expect_eq(g.moves[ply], m, "game %d ply %d: %s", i, ply, uci);
+            cr_expect_eq(g.scores[ply], Expect[i].scores[ply], "game %d ply %d", i, ply);
+            pos_make_game_move(pos, m);
+            ply++;
+        }
+        cr_expect_eq(ply, g.plies, "game %d", i);
+    }
+    cr_expect_eq(vf_next_game(r, err, sizeof err), VF_END);
+    vf_close(r);
+    free(pos);
+
+    /* The converter takes only in and out, and a missing file is an error. */
+    snprintf(args, sizeof args, "pgn %s out %s games 3", in, out);
+    cr_expect(!datagen_parse(args, &opt, err, sizeof err));
+    cr_expect(strstr(err, "only 'out FILE'"), "%s", err);
+    snprintf(args, sizeof args, "pgn /nonexistent.pgn out %s", out);
+    cr_assert(datagen_parse(args, &opt, err, sizeof err));
+    cr_expect(!datagen_run(&opt, NULL, NULL, err, sizeof err));
+    cr_expect(strstr(err, "cannot read"), "%s", err);
+    unlink(in);
+    unlink(out);
+}
+
+/* Random bytes and cut-off files do not crash the converter. */
+Test(datagen, pgn_converter_survives_garbage)
+{
+    char in[128], out[128], args[400], err[1400];
+    temp_path(in, sizeof in, "garbage");
+    temp_path(out, sizeof out, "garbageout");
+    uint64_t rng = 99;
+    size_t len = strlen(TestPgn);
+    for (int round = 0; round < 40; round++) {
+        FILE *f = fopen(in, "w");
+        cr_assert_not_null(f);
+        size_t cut = (size_t)(rng_next(&rng) % len);
+        for (size_t i = 0; i < cut; i++) {
+            int c = TestPgn[i];
+            if (rng_next(&rng) % 50 == 0)
+                c = (int)(rng_next(&rng) % 256);
+            fputc(c, f);
+        }
+        fclose(f);
+        snprintf(args, sizeof args, "pgn %s out %s", in, out);
+        DatagenOptions opt;
+        DatagenStats st;
+        cr_assert(datagen_parse(args, &opt, err, sizeof err));
+        cr_expect(datagen_run(&opt, NULL, &st, err, sizeof err), "%s", err);
+        unlink(out);
+    }
+    unlink(in);
 }
