@@ -154,7 +154,7 @@ bool datagen_parse(const char *args, DatagenOptions *opt, char *err, size_t errl
         }
         if (!set_option(opt, name, value, err, errlen))
             return false;
-        play_option |= strcmp(name, "out") && strcmp(name, "pgn");
+        play_option |= strcmp(name, "out") != 0 && strcmp(name, "pgn") != 0;
     }
     if (!*opt->out) {
         snprintf(err, errlen, "'out FILE' is required");
@@ -206,7 +206,7 @@ static void book_fen(const char *line, char *fen, size_t len)
             continue;
         }
         if (counter && (field == 4 || (field == 5 && *counters[0]))) {
-            snprintf(counters[field - 4], sizeof counters[0], "%s", word);
+            snprintf(counters[field - 4], sizeof counters[0], "%.23s", word);
             continue;
         }
         int op = !strcmp(word, "hmvc") ? 0 : !strcmp(word, "fmvn") ? 1 : -1;
@@ -214,7 +214,7 @@ static void book_fen(const char *line, char *fen, size_t len)
             word[strcspn(word, ";")] = '\0';
             if (*word && strspn(word, "0123456789") == strlen(word)
                 && strlen(word) < sizeof counters[0])
-                snprintf(counters[op], sizeof counters[0], "%s", word);
+                snprintf(counters[op], sizeof counters[0], "%.23s", word);
         }
     }
     if (*counters[0] || *counters[1])
@@ -299,11 +299,11 @@ static void chess960_fen(int n, char *fen, size_t len)
     static const int Knights[10][2] = {{0, 1}, {0, 2}, {0, 3}, {0, 4}, {1, 2},
                                        {1, 3}, {1, 4}, {2, 3}, {2, 4}, {3, 4}};
     char rank[9] = "........";
-    rank[2 * (n % 4) + 1] = 'B';
-    n /= 4;
-    rank[2 * (n % 4)] = 'B';
-    n /= 4;
-    int free_sq[8], nf = 0;
+    int light = 2 * (n % 4) + 1, dark = 2 * (n / 4 % 4);
+    rank[light] = 'B';
+    rank[dark] = 'B';
+    n /= 16;
+    int free_sq[8] = {0}, nf = 0;
     for (int f = 0; f < 8; f++)
         if (rank[f] == '.')
             free_sq[nf++] = f;
@@ -330,13 +330,14 @@ static void chess960_fen(int n, char *fen, size_t len)
 static bool opening_base(const OpeningRules *o, uint64_t seed, long long index, bool frc,
                          uint64_t *rng, Position *pos)
 {
-    char err[200], fen[128];
+    char err[200];
     if (o->book) {
         uint64_t k = (mix64(seed) + (uint64_t)index) % (uint64_t)o->book->count;
         return pos_set_fen(pos, o->book->fens[k], false, err, sizeof err)
                || pos_set_fen(pos, o->book->fens[k], true, err, sizeof err);
     }
     if (frc) {
+        char fen[128];
         chess960_fen((int)(rng_next(rng) % 960), fen, sizeof fen);
         return pos_set_fen(pos, fen, true, err, sizeof err);
     }
@@ -414,7 +415,7 @@ bool datagen_genfens(const char *args, void (*print)(const char *line), char *er
         return false;
     }
     /* The extra options of the workload (OpenBench's "genfens args"). */
-    while ((n = tok_next(&t, word, sizeof word)) > 0) {
+    while (tok_next(&t, word, sizeof word) > 0) {
         char value[64];
         bool is_frc = !strcmp(word, "frc"), is_random = !strcmp(word, "random");
         if (!is_frc && !is_random) {

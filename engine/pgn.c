@@ -170,6 +170,10 @@ static move_t parse_move(const Position *pos, const char *text, char *why, size_
         if (!strchr("+#!?x-:", *p) || (*p == '-' && (p[1] == 'O' || p[1] == '0')))
             s[n++] = *p;
     s[n] = '\0';
+    if (n == 0) {
+        snprintf(why, len, "'%.20s' is not a move", text);
+        return MOVE_NONE;
+    }
     MoveList list;
     gen_legal(pos, &list);
 
@@ -181,7 +185,7 @@ static move_t parse_move(const Position *pos, const char *text, char *why, size_
             if (move_kind(m) == MOVE_CASTLING && (move_to(m) > move_from(m)) == kingside)
                 return m;
         }
-        snprintf(why, len, "illegal move '%s'", text);
+        snprintf(why, len, "illegal move '%.20s'", text);
         return MOVE_NONE;
     }
     /* UCI text (e2e4, e7e8q, e1h1). */
@@ -195,7 +199,7 @@ static move_t parse_move(const Position *pos, const char *text, char *why, size_
     /* SAN: [piece][from file][from rank]to-square[=promotion]. */
     int pt = PAWN, promo = 0, from_file = -1, from_rank = -1;
     const char *p = s;
-    if (*p && strchr("NBRQK", *p))
+    if (strchr("NBRQK", *p))
         pt = (int)(strchr(" PNBRQK", *p++) - " PNBRQK");
     char body[16];
     size_t b = 0;
@@ -204,7 +208,7 @@ static move_t parse_move(const Position *pos, const char *text, char *why, size_
             const char *q = *p == '=' ? p + 1 : p;
             const char *k = *q ? strchr("NBRQ", toupper((unsigned char)*q)) : NULL;
             if (!k || q[1]) {
-                snprintf(why, len, "'%s' is not a move", text);
+                snprintf(why, len, "'%.20s' is not a move", text);
                 return MOVE_NONE;
             }
             promo = KNIGHT + (int)(k - "NBRQ");
@@ -215,7 +219,7 @@ static move_t parse_move(const Position *pos, const char *text, char *why, size_
     body[b] = '\0';
     if (b < 2 || b > 4 || body[b - 2] < 'a' || body[b - 2] > 'h' || body[b - 1] < '1'
         || body[b - 1] > '8') {
-        snprintf(why, len, "'%s' is not a move", text);
+        snprintf(why, len, "'%.20s' is not a move", text);
         return MOVE_NONE;
     }
     int to = make_square(body[b - 2] - 'a', body[b - 1] - '1');
@@ -225,7 +229,7 @@ static move_t parse_move(const Position *pos, const char *text, char *why, size_
         else if (body[i] >= '1' && body[i] <= '8')
             from_rank = body[i] - '1';
         else {
-            snprintf(why, len, "'%s' is not a move", text);
+            snprintf(why, len, "'%.20s' is not a move", text);
             return MOVE_NONE;
         }
     }
@@ -245,7 +249,7 @@ static move_t parse_move(const Position *pos, const char *text, char *why, size_
     }
     if (matches == 1)
         return found;
-    snprintf(why, len, "%s move '%s'", matches ? "ambiguous" : "illegal", text);
+    snprintf(why, len, "%s move '%.20s'", matches ? "ambiguous" : "illegal", text);
     return MOVE_NONE;
 }
 
@@ -494,9 +498,9 @@ static void game_end(Game *g, Sink *k, const char *result, int line)
         game_reset(g);
         return;
     }
-    int res = !strcmp(result, "1-0")   ? RESULT_WHITE_WINS
-              : !strcmp(result, "0-1") ? RESULT_BLACK_WINS
-                                       : RESULT_DRAW;
+    int res = result && !strcmp(result, "1-0")   ? RESULT_WHITE_WINS
+              : result && !strcmp(result, "0-1") ? RESULT_BLACK_WINS
+                                                 : RESULT_DRAW;
     for (int i = 0; i < lead; i++)
         pos_make_game_move(g->start, g->moves[i]);
     int plies = g->plies - lead;
@@ -575,7 +579,7 @@ bool pgn_convert(const char *path, PgnEmitFn emit, void *ctx, void (*print)(cons
             if (!strcmp(lx.name, "FEN"))
                 snprintf(g.fen, sizeof g.fen, "%s", lx.text);
             else if (!strcmp(lx.name, "Variant"))
-                snprintf(g.variant, sizeof g.variant, "%s", lx.text);
+                snprintf(g.variant, sizeof g.variant, "%.63s", lx.text);
             continue;
         }
         if (t == TOK_COMMENT) {

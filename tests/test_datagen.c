@@ -942,7 +942,7 @@ Test(datagen, pgn_converter_survives_garbage)
         cr_assert_not_null(f);
         size_t cut = (size_t)(rng_next(&rng) % len);
         for (size_t i = 0; i < cut; i++) {
-            int c = TestPgn[i];
+            int c = (unsigned char)TestPgn[i];
             if (rng_next(&rng) % 50 == 0)
                 c = (int)(rng_next(&rng) % 256);
             fputc(c, f);
