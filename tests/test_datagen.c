@@ -1,7 +1,12 @@
-/* datagen tests: the records written are whole, valid, quiet positions with a
- * result and a bounded score; one thread is deterministic and more threads
- * play the same games; bad options, files and books are refused, and the
- * command line exits with status 2 on them. */
+/* datagen tests: the packed records are whole, valid, quiet positions; the
+ * game format (movegen/viriformat.h) round-trips (Chess960 castling, e.p.,
+ * promotions), filters and refuses bad files; datagen is reproducible with
+ * one thread and a seed, plays the same games on more threads, verifies its
+ * openings, ends its games by rules its scores explain, appends with a new
+ * printed seed; genfens prints N legal FENs of the seed; the PGN converter
+ * reads OpenBench's comments and skips bad games with their line; bad
+ * options, files and books are refused, and the command line exits with
+ * status 2 on them. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
