@@ -25,7 +25,7 @@ endif
 TUNE_SRC := eval/tune.c
 LIB_SRC := $(wildcard movegen/*.c) $(filter-out $(TUNE_SRC),$(wildcard eval/*.c)) \
            $(wildcard search/*.c) $(wildcard perft/*.c) $(wildcard bench/*.c) engine/uci.c \
-           engine/datagen.c engine/pgn.c
+           engine/datagen.c engine/openings.c engine/pgn.c
 MAIN_SRC := engine/main.c
 BUILD   ?= build/release
 LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
