@@ -4,81 +4,120 @@
  * options. */
 #include "datagen.h"
 
-#include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
 
 #include "../movegen/movegen.h"
 #include "../movegen/packed.h"
+#include "../movegen/util.h"
+#include "../movegen/viriformat.h"
 #include "../search/score.h"
 #include "../search/search.h"
-#include "../movegen/util.h"
+#include "openings.h"
+#include "pgn.h"
 
-/* ------------------------------------------------------------------------ */
-/* Rules of the generated games                                             */
-
-enum { MAX_GAME_PLIES = 400 };           /* searched plies; then a draw */
-static const int OPENING_MAX_SCORE = 400; /* a decided opening is drawn again */
-static const int OPENING_TRIES = 64;
-static const int WIN_SCORE = 2000, WIN_PLIES = 4;     /* one side this far ahead: a win */
-static const int DRAW_SCORE = 8, DRAW_PLIES = 16, DRAW_MIN_PLY = 100; /* dead level: a draw */
-static const int PROGRESS_MS = 5000;
-enum { MAX_THREADS = 1024 };
+enum { PROGRESS_MS = 5000, MAX_THREADS = 1024 };
 
 const char *const DatagenUsage[] = {
-    "datagen out FILE [games N] [threads N] [nodes N] [random N] [book FILE] [seed N]",
-    "  self-play games for tuning; quiet positions go to FILE as 32-byte records",
-    "  (appended), with the search score and the game result",
+    "datagen out FILE [games N] [threads N] [nodes N] [random N] [frc P] [book FILE]",
+    "        [format game|packed] [seed N]",
+    "  self-play games for training, appended to FILE",
     "  out FILE      the output file (required)",
+    "  format F      game: each game once, its start position, then move and score per",
+    "                ply (viriformat, about 4 bytes a position; default); packed: the",
+    "                quiet positions as 32-byte records for the HCE tuner",
     "  games N       games to play (default 1000)",
     "  threads N     worker threads, each with its own search (default: every CPU)",
     "  nodes N       nodes per move (default 5000)",
-    "  random N      random plies from the start or book position (default 8; 0 with a book)",
+    "  random N      random plies after the start or book position (default 8 or 9;",
+    "                0 with a book)",
+    "  frc P         percent of games from a random Chess960 start (default 10; 0 with",
+    "                a book)",
     "  book FILE     openings, one FEN or EPD per line (# starts a comment)",
-    "  seed N        seed of the random plies (default: from the clock; printed)",
+    "  seed N        seed of the openings (default: a new one each run; printed)",
+    "datagen pgn IN out OUT",
+    "  converts the games of an OpenBench datagen PGN (moves with {score/depth}",
+    "  comments) to the game format, appended to OUT; a bad game is reported with",
+    "  its line and skipped",
     NULL};
 
 /* ------------------------------------------------------------------------ */
 /* Options                                                                  */
 
-static bool next_word(const char **p, char *buf, size_t len)
-{
-    while (**p && isspace((unsigned char)**p))
-        (*p)++;
-    if (!**p)
-        return false;
-    size_t n = 0;
-    bool fits = true;
-    while (**p && !isspace((unsigned char)**p)) {
-        if (n + 1 < len)
-            buf[n++] = **p;
-        else
-            fits = false;
-        (*p)++;
-    }
-    buf[n] = '\0';
-    if (!fits)
-        buf[0] = '\0'; /* too long: an empty word, which every caller refuses */
-    return true;
-}
-
+/* A number option from min to max; false with a message naming it. */
 static bool number(const char *name, const char *v, long long min, long long max, long long *out,
                    char *err, size_t errlen)
 {
-    char *end;
-    errno = 0;
-    long long x = strtoll(v, &end, 10);
-    if (!*v || *end || errno || x < min || x > max) {
-        snprintf(err, errlen, "%s: '%s' is not a number from %lld to %lld", name, v, min, max);
-        return false;
+    if (parse_int(v, min, max, out))
+        return true;
+    snprintf(err, errlen, "%s: '%s' is not a number from %lld to %lld", name, v, min, max);
+    return false;
+}
+
+static const char *const OptionNames[] = {"out",    "games", "threads", "nodes", "random", "frc",
+                                          "book",   "format", "seed",   "pgn",   NULL};
+
+static bool known_option(const char *name)
+{
+    for (int i = 0; OptionNames[i]; i++)
+        if (!strcmp(name, OptionNames[i]))
+            return true;
+    return false;
+}
+
+static bool set_option(DatagenOptions *opt, const char *name, const char *value, char *err,
+                       size_t errlen)
+{
+    long long v;
+    if (!strcmp(name, "out"))
+        snprintf(opt->out, sizeof opt->out, "%s", value);
+    else if (!strcmp(name, "book"))
+        snprintf(opt->book, sizeof opt->book, "%s", value);
+    else if (!strcmp(name, "pgn"))
+        snprintf(opt->pgn, sizeof opt->pgn, "%s", value);
+    else if (!strcmp(name, "format")) {
+        if (!strcmp(value, "game"))
+            opt->format = DATAGEN_FORMAT_GAME;
+        else if (!strcmp(value, "packed"))
+            opt->format = DATAGEN_FORMAT_PACKED;
+        else {
+            snprintf(err, errlen, "format: '%s' is not game or packed", value);
+            return false;
+        }
+    } else if (!strcmp(name, "games")) {
+        if (!number(name, value, 1, 1000000000000LL, &v, err, errlen))
+            return false;
+        opt->games = v;
+    } else if (!strcmp(name, "threads")) {
+        if (!number(name, value, 1, MAX_THREADS, &v, err, errlen))
+            return false;
+        opt->threads = (int)v;
+    } else if (!strcmp(name, "nodes")) {
+        if (!number(name, value, 1, 1000000000LL, &v, err, errlen))
+            return false;
+        opt->nodes = (uint64_t)v;
+    } else if (!strcmp(name, "random")) {
+        if (!number(name, value, 0, 100, &v, err, errlen))
+            return false;
+        opt->random = (int)v;
+    } else if (!strcmp(name, "frc")) {
+        if (!number(name, value, 0, 100, &v, err, errlen))
+            return false;
+        opt->frc = (int)v;
+    } else {
+        if (!number(name, value, 0, 0x7FFFFFFFFFFFFFFFLL, &v, err, errlen))
+            return false;
+        opt->seed = (uint64_t)v;
+        opt->seed_given = true;
     }
-    *out = x;
     return true;
 }
 
@@ -88,158 +127,124 @@ bool datagen_parse(const char *args, DatagenOptions *opt, char *err, size_t errl
     opt->games = DATAGEN_GAMES;
     opt->nodes = DATAGEN_NODES;
     opt->random = -1;
-    const char *p = args ? args : "";
+    opt->frc = -1;
+    Tokens t = {args ? args : ""};
     char name[64], value[1024];
-    long long v;
-    while (next_word(&p, name, sizeof name)) {
-        if (!*name) {
+    size_t n;
+    bool play_option = false;
+    while ((n = tok_next(&t, name, sizeof name)) > 0) {
+        if (n >= sizeof name) {
             snprintf(err, errlen, "unknown option (too long)");
             return false;
         }
-        bool is_path = !strcmp(name, "out") || !strcmp(name, "book");
-        bool known = is_path || !strcmp(name, "games") || !strcmp(name, "threads")
-                     || !strcmp(name, "nodes") || !strcmp(name, "random") || !strcmp(name, "seed");
-        if (!known) {
+        if (!known_option(name)) {
             snprintf(err, errlen,
-                     "unknown option '%s' (options: out games threads nodes random book seed)",
+                     "unknown option '%s' (options: out games threads nodes random frc book "
+                     "format seed pgn)",
                      name);
             return false;
         }
-        if (!next_word(&p, value, sizeof value)) {
+        n = tok_next(&t, value, sizeof value);
+        if (n == 0) {
             snprintf(err, errlen, "option '%s' needs a value", name);
             return false;
         }
-        if (!*value) {
+        if (n >= sizeof value) {
             snprintf(err, errlen, "option '%s': the value is too long", name);
             return false;
         }
-        if (!strcmp(name, "out"))
-            snprintf(opt->out, sizeof opt->out, "%s", value);
-        else if (!strcmp(name, "book"))
-            snprintf(opt->book, sizeof opt->book, "%s", value);
-        else if (!strcmp(name, "games")) {
-            if (!number(name, value, 1, 1000000000000LL, &v, err, errlen))
-                return false;
-            opt->games = v;
-        } else if (!strcmp(name, "threads")) {
-            if (!number(name, value, 1, MAX_THREADS, &v, err, errlen))
-                return false;
-            opt->threads = (int)v;
-        } else if (!strcmp(name, "nodes")) {
-            if (!number(name, value, 1, 1000000000LL, &v, err, errlen))
-                return false;
-            opt->nodes = (uint64_t)v;
-        } else if (!strcmp(name, "random")) {
-            if (!number(name, value, 0, 100, &v, err, errlen))
-                return false;
-            opt->random = (int)v;
-        } else {
-            if (!number(name, value, 0, 0x7FFFFFFFFFFFFFFFLL, &v, err, errlen))
-                return false;
-            opt->seed = (uint64_t)v;
-            opt->seed_given = true;
-        }
+        if (!set_option(opt, name, value, err, errlen))
+            return false;
+        play_option |= strcmp(name, "out") != 0 && strcmp(name, "pgn") != 0;
     }
     if (!*opt->out) {
         snprintf(err, errlen, "'out FILE' is required");
+        return false;
+    }
+    if (*opt->pgn && play_option) {
+        snprintf(err, errlen, "'pgn FILE' converts a PGN to the game format: it takes only 'out "
+                              "FILE'");
         return false;
     }
     return true;
 }
 
 /* ------------------------------------------------------------------------ */
-/* The opening book                                                         */
+/* genfens                                                                  */
 
-typedef struct {
-    char **fens;
-    int count;
-} Book;
-
-static void book_free(Book *b)
+/* OpenBench's workers call `./engine "genfens N seed S book <FILE|None>
+ * [extra]" quit` and keep the `info string genfens <FEN>` lines. */
+bool datagen_genfens(const char *args, void (*print)(const char *line), char *err, size_t errlen)
 {
-    for (int i = 0; i < b->count; i++)
-        free(b->fens[i]);
-    free(b->fens);
-    b->fens = NULL;
-    b->count = 0;
-}
-
-/* The FEN of a book line: the four EPD fields and the counters when given
- * (EPD operations after them are ignored). "" for an empty or comment line. */
-static void book_fen(const char *line, char *fen, size_t len)
-{
-    const char *p = line;
-    char word[128];
-    size_t n = 0;
-    fen[0] = '\0';
-    for (int field = 0; field < 6 && next_word(&p, word, sizeof word); field++) {
-        if (field == 0 && word[0] == '#')
-            break;
-        bool counter = word[0] && strspn(word, "0123456789") == strlen(word);
-        if (field >= 4 && !counter)
-            break;
-        n += (size_t)snprintf(fen + n, n < len ? len - n : 0, "%s%s", field ? " " : "", word);
-        if (n >= len)
-            break;
-    }
-}
-
-static bool book_load(const char *path, Book *b, char *err, size_t errlen)
-{
-    FILE *f = fopen(path, "r");
-    if (!f) {
-        snprintf(err, errlen, "cannot read the book '%s': %s", path, strerror(errno));
+    Tokens t = {args ? args : ""};
+    char word[1024], book_path[1024] = "";
+    long long count, seed, v;
+    OpeningRules rules = {NULL, -1, 0};
+    bool random_given = false;
+    if (tok_next(&t, word, sizeof word) == 0 || !parse_int(word, 1, 100000000, &count)) {
+        snprintf(err, errlen, "usage: genfens N seed S book <FILE|None> [frc P] [random N] "
+                              "(N from 1 to 100000000)");
         return false;
     }
-    Position *pos = malloc(sizeof *pos);
-    char *line = NULL;
-    size_t cap = 0;
-    int line_no = 0, room = 0;
-    bool ok = pos != NULL;
+    if (tok_next(&t, word, sizeof word) == 0 || strcmp(word, "seed") != 0
+        || tok_next(&t, word, sizeof word) == 0
+        || !parse_int(word, 0, 0x7FFFFFFFFFFFFFFFLL, &seed)) {
+        snprintf(err, errlen, "'seed S' must follow N (S a number from 0 to 2^63-1)");
+        return false;
+    }
+    size_t n;
+    if (tok_next(&t, word, sizeof word) == 0 || strcmp(word, "book") != 0
+        || (n = tok_next(&t, book_path, sizeof book_path)) == 0 || n >= sizeof book_path) {
+        snprintf(err, errlen, "'book <FILE|None>' must follow the seed");
+        return false;
+    }
+    /* The extra options of the workload (OpenBench's "genfens args"). */
+    while (tok_next(&t, word, sizeof word) > 0) {
+        char value[64];
+        bool is_frc = !strcmp(word, "frc"), is_random = !strcmp(word, "random");
+        if (!is_frc && !is_random) {
+            snprintf(err, errlen, "unknown extra option '%.64s' (frc P, random N)", word);
+            return false;
+        }
+        if (tok_next(&t, value, sizeof value) == 0 || !parse_int(value, 0, 100, &v)) {
+            snprintf(err, errlen, "%s: a number from 0 to 100 must follow", word);
+            return false;
+        }
+        if (is_frc)
+            rules.frc = (int)v;
+        else
+            rules.random = (int)v, random_given = true;
+    }
+    Book book = {NULL, 0};
+    if (strcmp(book_path, "None") != 0 && strcmp(book_path, "none") != 0) {
+        if (!book_load(book_path, &book, err, errlen))
+            return false;
+        rules.book = &book;
+        rules.frc = 0;
+        if (!random_given)
+            rules.random = 0;
+    }
+    Search *s = search_create(DATAGEN_TT_MB, NULL);
+    Position *pos = malloc(sizeof *pos), *spare = malloc(sizeof *spare);
+    bool ok = s && pos && spare;
     if (!ok)
         snprintf(err, errlen, "out of memory");
-    while (ok && getline(&line, &cap, f) != -1) {
-        line_no++;
-        char fen[256], perr[200];
-        book_fen(line, fen, sizeof fen);
-        if (!*fen)
-            continue;
-        if (!pos_set_fen(pos, fen, false, perr, sizeof perr)
-            && !pos_set_fen(pos, fen, true, perr, sizeof perr)) {
-            snprintf(err, errlen, "book '%s' line %d: bad FEN: %s", path, line_no, perr);
-            ok = false;
-            break;
-        }
-        if (b->count == room) {
-            room = room ? 2 * room : 256;
-            char **grown = realloc(b->fens, (size_t)room * sizeof *grown);
-            if (!grown) {
-                snprintf(err, errlen, "out of memory");
-                ok = false;
-                break;
-            }
-            b->fens = grown;
-        }
-        if (!(b->fens[b->count] = strdup(fen))) {
-            snprintf(err, errlen, "out of memory");
-            ok = false;
-            break;
-        }
-        b->count++;
+    for (long long i = 0; ok && i < count; i++) {
+        /* An opening that stays out of bounds after every try is still
+         * given (the closest one): OpenBench waits for exactly N lines. */
+        opening_make(&rules, (uint64_t)seed, i, s, pos, spare);
+        pos->shredder_castling = false;
+        char fen[128], line[160];
+        pos_get_fen(pos, fen, sizeof fen);
+        snprintf(line, sizeof line, "info string genfens %s", fen);
+        if (print)
+            print(line);
     }
-    if (ok && ferror(f)) {
-        snprintf(err, errlen, "cannot read the book '%s'", path);
-        ok = false;
-    }
-    if (ok && b->count == 0) {
-        snprintf(err, errlen, "the book '%s' has no positions", path);
-        ok = false;
-    }
-    free(line);
     free(pos);
-    fclose(f);
-    if (!ok)
-        book_free(b);
+    free(spare);
+    if (s)
+        search_destroy(s);
+    book_free(&book);
     return ok;
 }
 
@@ -248,10 +253,9 @@ static bool book_load(const char *path, Book *b, char *err, size_t errlen)
 
 typedef struct {
     const DatagenOptions *opt;
-    const Book *book;
-    int random;
+    OpeningRules rules;
     uint64_t seed;
-    FILE *out;
+    int fd;
     _Atomic long long next_game;
     pthread_mutex_t lock; /* guards what follows */
     pthread_cond_t done;  /* a worker ended */
@@ -262,51 +266,14 @@ typedef struct {
 } Run;
 
 typedef struct {
-    Position start, pos;
+    Position start, pos, spare;
     int plies;
-    move_t moves[MAX_GAME_PLIES];
-    int16_t scores[MAX_GAME_PLIES]; /* White's view */
-    bool keep[MAX_GAME_PLIES];
-    PackedPos recs[MAX_GAME_PLIES];
+    move_t moves[DATAGEN_MAX_PLIES];
+    int16_t scores[DATAGEN_MAX_PLIES]; /* White's view */
+    bool quiet[DATAGEN_MAX_PLIES];     /* format packed keeps these */
+    PackedPos recs[DATAGEN_MAX_PLIES];
+    uint8_t bytes[VF_HEADER_SIZE + VF_ENTRY_SIZE * (DATAGEN_MAX_PLIES + 1)];
 } Game;
-
-static bool game_over(const Position *pos) { return pos_game_state(pos) != GAME_ONGOING; }
-
-/* The opening of game `index`: the book or start position, the random
- * plies, and a search that finds it still open. False if none was found. */
-static bool make_opening(const Run *r, Search *s, Game *g, long long index)
-{
-    uint64_t rng = mix64(r->seed ^ mix64((uint64_t)index + 1));
-    int tries = r->random > 0 ? OPENING_TRIES : 1;
-    char err[200];
-    for (int attempt = 0; attempt < tries; attempt++) {
-        if (r->book) {
-            uint64_t k = (mix64(r->seed) + (uint64_t)index) % (uint64_t)r->book->count;
-            if (!pos_set_fen(&g->pos, r->book->fens[k], false, err, sizeof err)
-                && !pos_set_fen(&g->pos, r->book->fens[k], true, err, sizeof err))
-                return false;
-        } else
-            pos_set_startpos(&g->pos);
-        bool ok = true;
-        for (int ply = 0; ply < r->random && ok; ply++) {
-            MoveList list;
-            gen_legal(&g->pos, &list);
-            ok = list.count > 0 && !game_over(&g->pos);
-            if (ok)
-                pos_make_game_move(&g->pos, list.moves[rng_next(&rng) % (uint64_t)list.count]);
-        }
-        if (!ok || game_over(&g->pos))
-            continue;
-        search_new_game(s);
-        SearchResult res;
-        search_position(s, &g->pos, 0, r->opt->nodes, &res);
-        if (res.score > OPENING_MAX_SCORE || res.score < -OPENING_MAX_SCORE)
-            continue;
-        memcpy(&g->start, &g->pos, sizeof g->start);
-        return true;
-    }
-    return false;
-}
 
 /* Plays the game from g->pos; returns the result from White's view. */
 static int play_game(const Run *r, Search *s, Game *g)
@@ -319,7 +286,7 @@ static int play_game(const Run *r, Search *s, Game *g)
         GameState gs = pos_game_state(pos);
         if (gs == GAME_CHECKMATE)
             return pos->side == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS;
-        if (gs != GAME_ONGOING || g->plies >= MAX_GAME_PLIES)
+        if (gs != GAME_ONGOING || g->plies >= DATAGEN_MAX_PLIES)
             return RESULT_DRAW; /* threefold and 50 moves are claimed */
 
         SearchResult res;
@@ -333,41 +300,70 @@ static int play_game(const Run *r, Search *s, Game *g)
         g->scores[g->plies] = (int16_t)(white > PACKED_SCORE_MAX    ? PACKED_SCORE_MAX
                                         : white < -PACKED_SCORE_MAX ? -PACKED_SCORE_MAX
                                                                     : white);
-        g->keep[g->plies] = !pos_in_check(pos) && !pos_is_capture(pos, m)
-                            && move_kind(m) != MOVE_PROMOTION && !is_mate_score(score)
-                            && score < DATAGEN_SCORE_BOUND && score > -DATAGEN_SCORE_BOUND;
+        g->quiet[g->plies] = !pos_in_check(pos) && !pos_is_capture(pos, m)
+                             && move_kind(m) != MOVE_PROMOTION && !is_mate_score(score)
+                             && score < DATAGEN_SCORE_BOUND && score > -DATAGEN_SCORE_BOUND;
         g->plies++;
 
         /* Adjudication: far ahead for several plies wins; level late on draws. */
-        if (white >= WIN_SCORE)
+        if (white >= DATAGEN_WIN_SCORE)
             win_streak = win_streak > 0 ? win_streak + 1 : 1;
-        else if (white <= -WIN_SCORE)
+        else if (white <= -DATAGEN_WIN_SCORE)
             win_streak = win_streak < 0 ? win_streak - 1 : -1;
         else
             win_streak = 0;
-        if (win_streak >= WIN_PLIES)
+        if (win_streak >= DATAGEN_WIN_PLIES)
             return RESULT_WHITE_WINS;
-        if (win_streak <= -WIN_PLIES)
+        if (win_streak <= -DATAGEN_WIN_PLIES)
             return RESULT_BLACK_WINS;
-        draw_streak = white <= DRAW_SCORE && white >= -DRAW_SCORE ? draw_streak + 1 : 0;
-        if (g->plies >= DRAW_MIN_PLY && draw_streak >= DRAW_PLIES)
+        draw_streak = white <= DATAGEN_DRAW_SCORE && white >= -DATAGEN_DRAW_SCORE ? draw_streak + 1
+                                                                                  : 0;
+        if (pos->game_ply >= DATAGEN_DRAW_PLY && draw_streak >= DATAGEN_DRAW_PLIES)
             return RESULT_DRAW;
 
         pos_make_game_move(pos, m);
     }
 }
 
-/* Packs the kept positions of the game with its result; returns how many. */
-static int pack_game(Game *g, int result)
+/* The game in the output format: its bytes (g->bytes or g->recs) and their
+ * number, and the positions they hold in *positions. */
+static size_t encode_game(Game *g, DatagenFormat format, int result, const uint8_t **bytes,
+                          int *positions)
 {
+    *positions = 0;
+    if (format == DATAGEN_FORMAT_GAME) {
+        *bytes = g->bytes;
+        if (!vf_encode_game(&g->start, result, g->moves, g->scores, g->plies, g->bytes))
+            return 0;
+        *positions = g->plies;
+        return vf_game_size(g->plies);
+    }
     memcpy(&g->pos, &g->start, sizeof g->pos);
     int n = 0;
     for (int i = 0; i < g->plies; i++) {
-        if (g->keep[i] && packed_from_position(&g->pos, g->scores[i], result, &g->recs[n]))
+        if (g->quiet[i] && packed_from_position(&g->pos, g->scores[i], result, &g->recs[n]))
             n++;
         pos_make_game_move(&g->pos, g->moves[i]);
     }
-    return n;
+    *positions = n;
+    *bytes = g->recs[0].b;
+    return (size_t)n * PACKED_SIZE;
+}
+
+/* One write(2) per game on an O_APPEND descriptor: a run that is stopped
+ * leaves whole games. */
+static bool write_all(int fd, const uint8_t *p, size_t n)
+{
+    while (n > 0) {
+        ssize_t w = write(fd, p, n);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            return false;
+        p += w;
+        n -= (size_t)w;
+    }
+    return true;
 }
 
 static void fail(Run *r, const char *msg)
@@ -384,7 +380,7 @@ static void *worker_main(void *arg)
 {
     Run *r = arg;
     Search *s = search_create(DATAGEN_TT_MB, NULL);
-    Game *g = calloc(1, sizeof *g); /* pos_set_startpos keeps g->pos.chess960: false */
+    Game *g = calloc(1, sizeof *g);
     if (!s || !g)
         fail(r, "out of memory for a worker");
     while (s && g) {
@@ -394,22 +390,25 @@ static void *worker_main(void *arg)
         pthread_mutex_unlock(&r->lock);
         if (index >= r->opt->games || stop)
             break;
-        if (!make_opening(r, s, g, index)) {
+        if (!opening_make(&r->rules, r->seed, index, s, &g->pos, &g->spare)) {
             pthread_mutex_lock(&r->lock);
             r->stats.skipped++;
             pthread_mutex_unlock(&r->lock);
             continue;
         }
-        int result = play_game(r, s, g);
-        int n = pack_game(g, result);
+        memcpy(&g->start, &g->pos, sizeof g->start);
+        search_new_game(s);
+        int result = play_game(r, s, g), positions;
+        const uint8_t *bytes;
+        size_t size = encode_game(g, r->opt->format, result, &bytes, &positions);
         pthread_mutex_lock(&r->lock);
-        if (!r->failed && fwrite(g->recs, sizeof g->recs[0], (size_t)n, r->out) != (size_t)n) {
+        if (!r->failed && !write_all(r->fd, bytes, size)) {
             r->failed = true;
             snprintf(r->err, sizeof r->err, "cannot write to '%s': %s", r->opt->out,
                      strerror(errno));
         }
         r->stats.games++;
-        r->stats.positions += n;
+        r->stats.positions += positions;
         r->stats.white_wins += result == RESULT_WHITE_WINS;
         r->stats.draws += result == RESULT_DRAW;
         r->stats.black_wins += result == RESULT_BLACK_WINS;
@@ -444,15 +443,104 @@ static int cpu_count(void)
     return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
 }
 
+/* A seed no earlier run had: the system's random bytes with the clock and
+ * the process number (63 bits, so that `seed N` can repeat it). */
+static uint64_t new_seed(void)
+{
+    uint64_t x = 0;
+    FILE *f = fopen("/dev/urandom", "rb");
+    if (f) {
+        if (fread(&x, sizeof x, 1, f) != 1)
+            x = 0;
+        fclose(f);
+    }
+    struct timespec ts;
+    clock_gettime(CLOCK_REALTIME, &ts);
+    x ^= mix64((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec);
+    x ^= mix64((uint64_t)getpid() << 32 ^ (uint64_t)now_ms());
+    return mix64(x) & 0x7FFFFFFFFFFFFFFFull;
+}
+
+/* Opens the output for appending; an existing file must end with a whole
+ * game (format game: 4 zero bytes) or record (format packed: a multiple of
+ * 32 bytes), or appending would hide the damage. -1 with a message. */
+static int open_output(const DatagenOptions *opt, char *err, size_t errlen)
+{
+    int fd = open(opt->out, O_WRONLY | O_APPEND | O_CREAT, 0644);
+    if (fd < 0) {
+        snprintf(err, errlen, "cannot open '%s' for writing: %s", opt->out, strerror(errno));
+        return -1;
+    }
+    struct stat sb;
+    bool whole = fstat(fd, &sb) == 0;
+    if (whole && sb.st_size > 0) {
+        if (opt->format == DATAGEN_FORMAT_PACKED)
+            whole = sb.st_size % PACKED_SIZE == 0;
+        else {
+            uint8_t tail[VF_ENTRY_SIZE];
+            int rfd = open(opt->out, O_RDONLY);
+            whole = rfd >= 0 && sb.st_size >= VF_HEADER_SIZE + VF_ENTRY_SIZE
+                    && pread(rfd, tail, sizeof tail, sb.st_size - VF_ENTRY_SIZE) == sizeof tail
+                    && !memcmp(tail, "\0\0\0\0", sizeof tail);
+            if (rfd >= 0)
+                close(rfd);
+        }
+        if (!whole) {
+            snprintf(err, errlen, "'%s' does not end with a whole %s (another format, or cut "
+                     "off): not appending to it", opt->out,
+                     opt->format == DATAGEN_FORMAT_PACKED ? "32-byte record" : "game");
+            close(fd);
+            return -1;
+        }
+    }
+    return fd;
+}
+
+static bool emit_game(void *ctx, const uint8_t *bytes, size_t size)
+{
+    return write_all(*(const int *)ctx, bytes, size);
+}
+
+/* datagen pgn IN out OUT. */
+static bool convert_pgn(const DatagenOptions *opt, void (*print)(const char *line),
+                        DatagenStats *stats, char *err, size_t errlen)
+{
+    int fd = open_output(opt, err, errlen);
+    if (fd < 0)
+        return false;
+    int64_t t0 = now_ms();
+    PgnStats ps;
+    bool ok = pgn_convert(opt->pgn, emit_game, &fd, print, &ps, err, errlen);
+    if (close(fd) != 0 && ok) {
+        snprintf(err, errlen, "cannot write to '%s': %s", opt->out, strerror(errno));
+        ok = false;
+    }
+    DatagenStats st = {ps.games, ps.skipped, ps.positions, ps.white_wins, ps.draws, ps.black_wins,
+                       (double)(now_ms() - t0) / 1000.0};
+    if (ok && print) {
+        char line[1400];
+        snprintf(line, sizeof line,
+                 "converted %s: games %lld positions %lld skipped %lld (white %lld draw %lld "
+                 "black %lld)",
+                 opt->pgn, st.games, st.positions, st.skipped, st.white_wins, st.draws,
+                 st.black_wins);
+        print(line);
+    }
+    if (stats)
+        *stats = st;
+    return ok;
+}
+
 bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), DatagenStats *stats,
                  char *err, size_t errlen)
 {
+    if (*opt->pgn)
+        return convert_pgn(opt, print, stats, err, errlen);
     Book book = {NULL, 0};
     if (*opt->book && !book_load(opt->book, &book, err, errlen))
         return false;
-    FILE *out = fopen(opt->out, "ab");
-    if (!out) {
-        snprintf(err, errlen, "cannot open '%s' for writing: %s", opt->out, strerror(errno));
+    int fd = open_output(opt, err, errlen);
+    if (fd < 0) {
         book_free(&book);
         return false;
     }
@@ -466,24 +554,29 @@ bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), Dat
     if (!r || !tids) {
         snprintf(err, errlen, "out of memory");
         free(r);
-        fclose(out);
+        close(fd);
         book_free(&book);
         return false;
     }
     r->opt = opt;
-    r->book = *opt->book ? &book : NULL;
-    r->random = opt->random >= 0 ? opt->random : *opt->book ? 0 : DATAGEN_RANDOM;
-    r->seed = opt->seed_given ? opt->seed
-                              : mix64((uint64_t)now_ms() ^ ((uint64_t)getpid() << 32))
-                                    & 0x7FFFFFFFFFFFFFFFull;
-    r->out = out;
+    r->rules.book = *opt->book ? &book : NULL;
+    r->rules.random = opt->random >= 0 ? opt->random : *opt->book ? 0 : -1;
+    r->rules.frc = opt->frc >= 0 ? opt->frc : *opt->book ? 0 : DATAGEN_FRC_PERCENT;
+    r->seed = opt->seed_given ? opt->seed : new_seed();
+    r->fd = fd;
     pthread_mutex_init(&r->lock, NULL);
     pthread_cond_init(&r->done, NULL);
     if (print) {
-        char line[2400];
+        char line[2400], random[16];
+        if (r->rules.random >= 0)
+            snprintf(random, sizeof random, "%d", r->rules.random);
+        else
+            snprintf(random, sizeof random, "8-9");
         snprintf(line, sizeof line,
-                 "datagen out %s games %lld threads %d nodes %llu random %d%s%s seed %llu",
-                 opt->out, opt->games, threads, (unsigned long long)opt->nodes, r->random,
+                 "datagen out %s format %s games %lld threads %d nodes %llu random %s frc %d%s%s "
+                 "seed %llu",
+                 opt->out, opt->format == DATAGEN_FORMAT_PACKED ? "packed" : "game", opt->games,
+                 threads, (unsigned long long)opt->nodes, random, r->rules.frc,
                  *opt->book ? " book " : "", opt->book, (unsigned long long)r->seed);
         print(line);
     }
@@ -503,7 +596,6 @@ bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), Dat
             next_report = now + PROGRESS_MS;
             DatagenStats st = r->stats;
             st.seconds = (double)(now - t0) / 1000.0;
-            fflush(out);
             pthread_mutex_unlock(&r->lock);
             print_progress(print, &st);
             pthread_mutex_lock(&r->lock);
@@ -532,7 +624,7 @@ bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), Dat
         snprintf(err, errlen, "%s", r->err);
         ok = false;
     }
-    if (fclose(out) != 0 && ok) {
+    if (close(fd) != 0 && ok) {
         snprintf(err, errlen, "cannot write to '%s': %s", opt->out, strerror(errno));
         ok = false;
     }

@@ -1,8 +1,55 @@
-/* Self-play data generation for tuning the evaluation: worker threads, each
- * with its own search instance, play whole games at a fixed node count per
- * move from varied openings and append the quiet positions they meet, with
- * the search score and the game result, as packed 32-byte records
- * (movegen/packed.h) to a file. */
+/* Self-play training data: worker threads, each with its own search instance,
+ * play whole games at a fixed node count per move from varied openings and
+ * append them to a file.
+ *
+ * Formats (`format`):
+ *   game    (default) the game format of movegen/viriformat.h, the public
+ *           viriformat of Viridithas and bullet: each game once as its start
+ *           position and result, then per ply the move played and the search
+ *           score (White's view), about 4 bytes a position. Every searched
+ *           position is stored; filters apply when the file is read
+ *           (VfFilter: first plies, in check, capture or promotion played,
+ *           mate scores).
+ *   packed  the 32-byte records of movegen/packed.h (marlinformat) that the
+ *           HCE tuner reads (eval/tune.c): only quiet positions (not in
+ *           check, no capture or promotion played, no mate score, |score| <
+ *           DATAGEN_SCORE_BOUND), each with its score and the game result.
+ *
+ * Openings: the start position plus 8 or 9 random legal plies (`random N`:
+ * exactly N), or for `frc` percent of the games (default 10) a random
+ * Chess960 start position plus the same plies; with a `book` a book line
+ * (taken in turn from a seeded offset) plus `random` plies (default 0). An
+ * opening is kept when a search of DATAGEN_VERIFY_NODES nodes scores it
+ * within +-DATAGEN_OPENING_SCORE cp, and drawn again otherwise (64 tries).
+ * The openings depend only on the seed, the game's number, the book and the
+ * opening options, never on the threads or nodes.
+ *
+ * Game end: the FIDE endings movegen knows (mate, stalemate, dead position,
+ * threefold repetition, 50 moves), or adjudication: a win when one side's
+ * score (a mate score too) stays at or beyond +-DATAGEN_WIN_SCORE for
+ * DATAGEN_WIN_PLIES plies in a row, a draw from game ply DATAGEN_DRAW_PLY on
+ * when the score stays within +-DATAGEN_DRAW_SCORE for DATAGEN_DRAW_PLIES
+ * plies, and a draw after DATAGEN_MAX_PLIES searched plies.
+ *
+ * Resuming: output is appended, one whole game per write, so a run that is
+ * cut off loses only the games still being played; a run without `seed`
+ * takes a new random seed and prints it (with threads 1 and a seed the file
+ * is a function of the options). An output file that does not end with a
+ * whole game (format game) or record (format packed) is refused.
+ *
+ * `datagen pgn IN out OUT` converts instead the games of a PGN with scores,
+ * such as an OpenBench datagen run returns, to the game format
+ * (engine/pgn.h); a bad game is reported with its line and skipped.
+ *
+ * genfens (for OpenBench's workers, which run `./rokade "genfens N seed S
+ * book <FILE|None> [extra]" quit` and keep the `info string genfens <FEN>`
+ * lines): N openings by the rules above, each a six-field FEN (X-FEN
+ * castling for Chess960) that depends only on the seed, its number, the book
+ * and the extra options `frc P` (default 0: OpenBench plays a workload as
+ * standard chess unless its book's name says FRC or 960, and a standard game
+ * cannot start from a Chess960 position) and `random N` (default 8 or 9; 0
+ * with a book). An opening still out of bounds after every try is given as
+ * the closest one found, so exactly N lines are printed. */
 #ifndef ROKADE_DATAGEN_H
 #define ROKADE_DATAGEN_H
 
@@ -13,20 +60,33 @@
 enum {
     DATAGEN_GAMES = 1000,       /* default number of games */
     DATAGEN_NODES = 5000,       /* default nodes per move */
-    DATAGEN_RANDOM = 8,         /* default random plies without a book */
+    DATAGEN_FRC_PERCENT = 10,   /* default share of Chess960 starts */
     DATAGEN_TT_MB = 16,         /* table of each worker */
-    DATAGEN_SCORE_BOUND = 3000, /* positions with |score| at or above are not written */
+    DATAGEN_SCORE_BOUND = 3000, /* format packed: |score| at or above is not written */
+    DATAGEN_VERIFY_NODES = 5000,
+    DATAGEN_OPENING_SCORE = 400,
+    DATAGEN_WIN_SCORE = 1500,
+    DATAGEN_WIN_PLIES = 5,
+    DATAGEN_DRAW_PLY = 80,
+    DATAGEN_DRAW_SCORE = 10,
+    DATAGEN_DRAW_PLIES = 10,
+    DATAGEN_MAX_PLIES = 400,
 };
+
+typedef enum { DATAGEN_FORMAT_GAME, DATAGEN_FORMAT_PACKED } DatagenFormat;
 
 typedef struct {
     char out[1024];   /* required */
     char book[1024];  /* "" = start position */
+    char pgn[1024];   /* "": play games; else convert this PGN file (engine/pgn.h) */
     long long games;
     int threads;      /* 0 = every CPU */
     uint64_t nodes;
-    int random;       /* -1 = default (DATAGEN_RANDOM, 0 with a book) */
+    int random;       /* -1 = default (8 or 9; 0 with a book) */
+    int frc;          /* percent of Chess960 starts; -1 = default (10; 0 with a book) */
+    DatagenFormat format;
     uint64_t seed;
-    bool seed_given;  /* false: a seed from the clock */
+    bool seed_given;  /* false: a new random seed */
 } DatagenOptions;
 
 typedef struct {
@@ -35,15 +95,23 @@ typedef struct {
     double seconds;
 } DatagenStats;
 
-/* Parses `name value` pairs (out, games, threads, nodes, random, book, seed)
- * into opt, starting from the defaults. False with a message in err. */
+/* Parses `name value` pairs (out, games, threads, nodes, random, frc, book,
+ * format, seed; or pgn and out) into opt, starting from the defaults. False with a
+ * message in err. */
 bool datagen_parse(const char *args, DatagenOptions *opt, char *err, size_t errlen);
 
-/* Plays the games, printing a start line, a progress line every few seconds
- * and a final line through print (may be NULL). False with a message in err
- * when the book or the output file cannot be used, or writing fails. */
+/* Plays the games (or converts opt->pgn), printing a start line, a progress
+ * line every few seconds and a final line through print (may be NULL).
+ * False with a message in err when the book or the output file cannot be
+ * used, or writing fails. */
 bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), DatagenStats *stats,
                  char *err, size_t errlen);
+
+/* genfens: `N seed S book <FILE|None> [frc P] [random N]`; prints each
+ * opening as "info string genfens <FEN>" through print. False with a
+ * message in err (and nothing printed) on bad arguments or an unusable
+ * book. */
+bool datagen_genfens(const char *args, void (*print)(const char *line), char *err, size_t errlen);
 
 /* The usage text, one line per entry, NULL-terminated. */
 extern const char *const DatagenUsage[];

@@ -11,7 +11,7 @@
 
 static bool is_shell_command(const char *s)
 {
-    static const char *const Cmds[] = {"perft", "perftsuite", "bench", "datagen", NULL};
+    static const char *const Cmds[] = {"perft", "perftsuite", "bench", "datagen", "genfens", NULL};
     for (int i = 0; Cmds[i]; i++)
         if (!strcmp(s, Cmds[i]))
             return true;

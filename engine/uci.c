@@ -435,6 +435,15 @@ static void cmd_datagen(Engine *e, Tokens *t)
         uci_print("info string error: datagen: %s", err);
 }
 
+/* OpenBench's opening request: `genfens N seed S book <file|None> [extra]`. */
+static void cmd_genfens(Engine *e, Tokens *t)
+{
+    (void)e;
+    char err[1400];
+    if (!datagen_genfens(tok_rest(t), print_line, err, sizeof err))
+        uci_print("info string error: genfens: %s", err);
+}
+
 /* ------------------------------------------------------------------------ */
 /* The protocol's small commands                                            */
 
@@ -557,8 +566,10 @@ static const Command Commands[] = {
     {"perftsuite", cmd_perftsuite, false, "perftsuite <file> [maxdepth] [chess960]",
      "checks an EPD perft suite"},
     {"datagen", cmd_datagen, false,
-     "datagen out <file> [games N] [threads N] [nodes N] [random N] [book <file>] [seed N]",
-     "self-play training data ('datagen help' for details)"},
+     "datagen out <file> [games N] [nodes N] [format game|packed] ... | datagen pgn <in> out <file>",
+     "self-play training data, or an OpenBench PGN converted ('datagen help' for details)"},
+    {"genfens", cmd_genfens, false, "genfens N seed S book <file|None> [frc P] [random N]",
+     "N opening FENs for OpenBench's datagen, from the seed alone"},
     {"help", cmd_help, true, "help", "this text"},
 };
 

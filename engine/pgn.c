@@ -1,0 +1,630 @@
+/* PGN to the game format (pgn.h): a lexer over the file that counts lines,
+ * a SAN reader that matches the legal moves, and a game builder that checks
+ * each game before it is written. */
+#include "pgn.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../movegen/movegen.h"
+#include "../movegen/viriformat.h"
+#include "../search/score.h"
+
+/* ------------------------------------------------------------------------ */
+/* Lexer                                                                    */
+
+typedef enum { TOK_EOF, TOK_TAG, TOK_COMMENT, TOK_SYMBOL } TokType;
+
+enum { TEXT_MAX = 256 };
+
+typedef struct {
+    FILE *f;
+    int line; /* of the next character */
+    /* The token just read and the line it starts on. */
+    TokType type;
+    int tok_line;
+    char name[64];        /* TOK_TAG */
+    char text[TEXT_MAX];  /* tag value, comment or symbol (truncated) */
+    bool long_text;       /* the symbol did not fit */
+} Lexer;
+
+static int lx_get(Lexer *lx)
+{
+    int c = getc(lx->f);
+    if (c == '\n')
+        lx->line++;
+    return c;
+}
+
+static void lx_unget(Lexer *lx, int c)
+{
+    if (c == EOF)
+        return;
+    if (c == '\n')
+        lx->line--;
+    ungetc(c, lx->f);
+}
+
+static void lx_put(char *buf, size_t cap, size_t *n, int c)
+{
+    if (*n + 1 < cap)
+        buf[(*n)++] = (char)c;
+    buf[*n < cap ? *n : cap - 1] = '\0';
+}
+
+static bool is_symbol_char(int c)
+{
+    return c != EOF && !isspace(c) && !strchr("{}()[];$\"", c);
+}
+
+/* Skips a variation, whose comments may hold parentheses. */
+static void lx_skip_variation(Lexer *lx)
+{
+    int depth = 1, c;
+    while (depth > 0 && (c = lx_get(lx)) != EOF) {
+        if (c == '(')
+            depth++;
+        else if (c == ')')
+            depth--;
+        else if (c == '{')
+            while ((c = lx_get(lx)) != EOF && c != '}')
+                ;
+        else if (c == ';')
+            while ((c = lx_get(lx)) != EOF && c != '\n')
+                ;
+    }
+}
+
+/* Reads the next tag, comment or symbol; variations, NAGs, rest-of-line
+ * comments and escape lines are skipped. */
+static TokType lx_next(Lexer *lx)
+{
+    int c;
+    size_t n = 0;
+    for (;;) {
+        while ((c = lx_get(lx)) != EOF && isspace(c))
+            ;
+        lx->tok_line = lx->line;
+        lx->text[0] = lx->name[0] = '\0';
+        lx->long_text = false;
+        if (c == EOF)
+            return lx->type = TOK_EOF;
+        if (c == '%' || c == ';') {
+            while ((c = lx_get(lx)) != EOF && c != '\n')
+                ;
+            continue;
+        }
+        if (c == '(') {
+            lx_skip_variation(lx);
+            continue;
+        }
+        if (c == '$') {
+            while ((c = lx_get(lx)) != EOF && isdigit(c))
+                ;
+            lx_unget(lx, c);
+            continue;
+        }
+        if (c == ')' || c == '}' || c == ']')
+            continue; /* stray closers */
+        break;
+    }
+    if (c == '{') {
+        while ((c = lx_get(lx)) != EOF && c != '}')
+            lx_put(lx->text, sizeof lx->text, &n, c == '\n' ? ' ' : c);
+        return lx->type = TOK_COMMENT;
+    }
+    if (c == '[') {
+        while ((c = lx_get(lx)) != EOF && isspace(c))
+            ;
+        while (c != EOF && is_symbol_char(c) && c != ']') {
+            lx_put(lx->name, sizeof lx->name, &n, c);
+            c = lx_get(lx);
+        }
+        n = 0;
+        while (c != EOF && c != '"' && c != ']' && c != '\n')
+            c = lx_get(lx);
+        if (c == '"') {
+            while ((c = lx_get(lx)) != EOF && c != '"' && c != '\n') {
+                if (c == '\\' && (c = lx_get(lx)) == EOF)
+                    break;
+                lx_put(lx->text, sizeof lx->text, &n, c);
+            }
+        }
+        while (c != EOF && c != ']' && c != '\n')
+            c = lx_get(lx);
+        return lx->type = TOK_TAG;
+    }
+    while (is_symbol_char(c)) {
+        if (n + 1 >= sizeof lx->text)
+            lx->long_text = true;
+        lx_put(lx->text, sizeof lx->text, &n, c);
+        c = lx_get(lx);
+    }
+    lx_unget(lx, c);
+    if (n == 0) {
+        lx_put(lx->text, sizeof lx->text, &n, c == '"' ? '"' : '?');
+        lx_get(lx); /* a lone quote outside a tag */
+    }
+    return lx->type = TOK_SYMBOL;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Moves                                                                    */
+
+/* The legal move written `text` (SAN, with or without check marks and
+ * annotations; long algebraic; UCI); MOVE_NONE with the reason in why. */
+static move_t parse_move(const Position *pos, const char *text, char *why, size_t len)
+{
+    if (strlen(text) >= 16) {
+        snprintf(why, len, "'%.20s...' is not a move", text);
+        return MOVE_NONE;
+    }
+    /* Without check marks, annotations, capture signs and dashes (but
+     * castling's). */
+    char s[16];
+    size_t n = 0;
+    for (const char *p = text; *p; p++)
+        if (!strchr("+#!?x-:", *p) || (*p == '-' && (p[1] == 'O' || p[1] == '0')))
+            s[n++] = *p;
+    s[n] = '\0';
+    if (n == 0) {
+        snprintf(why, len, "'%.20s' is not a move", text);
+        return MOVE_NONE;
+    }
+    MoveList list;
+    gen_legal(pos, &list);
+
+    /* Castling: O-O, O-O-O (or with zeros). */
+    if (!strcmp(s, "O-O") || !strcmp(s, "0-0") || !strcmp(s, "O-O-O") || !strcmp(s, "0-0-0")) {
+        bool kingside = strlen(s) == 3;
+        for (int i = 0; i < list.count; i++) {
+            move_t m = list.moves[i];
+            if (move_kind(m) == MOVE_CASTLING && (move_to(m) > move_from(m)) == kingside)
+                return m;
+        }
+        snprintf(why, len, "illegal move '%.20s'", text);
+        return MOVE_NONE;
+    }
+    /* UCI text (e2e4, e7e8q, e1h1). */
+    if (n >= 4 && n <= 5 && s[0] >= 'a' && s[0] <= 'h' && s[1] >= '1' && s[1] <= '8'
+        && s[2] >= 'a' && s[2] <= 'h' && s[3] >= '1' && s[3] <= '8'
+        && (n == 4 || strchr("nbrq", s[4]))) {
+        move_t m = move_from_uci(pos, s);
+        if (m != MOVE_NONE)
+            return m;
+    }
+    /* SAN: [piece][from file][from rank]to-square[=promotion]. */
+    int pt = PAWN, promo = 0, from_file = -1, from_rank = -1;
+    const char *p = s;
+    if (strchr("NBRQK", *p))
+        pt = (int)(strchr(" PNBRQK", *p++) - " PNBRQK");
+    char body[16];
+    size_t b = 0;
+    for (; *p; p++) {
+        if (*p == '=' || (pt == PAWN && b >= 2 && strchr("NBRQnbrq", *p))) {
+            const char *q = *p == '=' ? p + 1 : p;
+            const char *k = *q ? strchr("NBRQ", toupper((unsigned char)*q)) : NULL;
+            if (!k || q[1]) {
+                snprintf(why, len, "'%.20s' is not a move", text);
+                return MOVE_NONE;
+            }
+            promo = KNIGHT + (int)(k - "NBRQ");
+            break;
+        }
+        body[b++] = *p;
+    }
+    body[b] = '\0';
+    if (b < 2 || b > 4 || body[b - 2] < 'a' || body[b - 2] > 'h' || body[b - 1] < '1'
+        || body[b - 1] > '8') {
+        snprintf(why, len, "'%.20s' is not a move", text);
+        return MOVE_NONE;
+    }
+    int to = make_square(body[b - 2] - 'a', body[b - 1] - '1');
+    for (size_t i = 0; i + 2 < b; i++) {
+        if (body[i] >= 'a' && body[i] <= 'h')
+            from_file = body[i] - 'a';
+        else if (body[i] >= '1' && body[i] <= '8')
+            from_rank = body[i] - '1';
+        else {
+            snprintf(why, len, "'%.20s' is not a move", text);
+            return MOVE_NONE;
+        }
+    }
+    move_t found = MOVE_NONE;
+    int matches = 0;
+    for (int i = 0; i < list.count; i++) {
+        move_t m = list.moves[i];
+        int from = move_from(m);
+        if (move_kind(m) == MOVE_CASTLING || move_to(m) != to
+            || piece_type(pos->board[from]) != pt || (from_file >= 0 && file_of(from) != from_file)
+            || (from_rank >= 0 && rank_of(from) != from_rank))
+            continue;
+        if ((move_kind(m) == MOVE_PROMOTION ? move_promo(m) : 0) != promo)
+            continue;
+        found = m;
+        matches++;
+    }
+    if (matches == 1)
+        return found;
+    snprintf(why, len, "%s move '%.20s'", matches ? "ambiguous" : "illegal", text);
+    return MOVE_NONE;
+}
+
+/* The mover's score of a comment "+0.31/12 ...", "-M7/30 ..." in
+ * centipawns; false when the comment does not start like that. */
+static bool parse_score(const char *comment, int *score)
+{
+    const char *p = comment;
+    while (isspace((unsigned char)*p))
+        p++;
+    int sign = 1;
+    if (*p == '+' || *p == '-')
+        sign = *p++ == '-' ? -1 : 1;
+    long long v = 0;
+    if (*p == 'M' || *p == '#') {
+        p++;
+        if (!isdigit((unsigned char)*p))
+            return false;
+        while (isdigit((unsigned char)*p) && v < 1000)
+            v = 10 * v + (*p++ - '0');
+        if (v > MAX_PLY)
+            v = MAX_PLY;
+        v = SCORE_MATE - v;
+    } else {
+        if (!isdigit((unsigned char)*p))
+            return false;
+        long long pawns = 0, frac = 0, scale = 100;
+        while (isdigit((unsigned char)*p) && pawns < 100000)
+            pawns = 10 * pawns + (*p++ - '0');
+        if (*p == '.') {
+            p++;
+            if (!isdigit((unsigned char)*p))
+                return false;
+            for (; isdigit((unsigned char)*p); p++)
+                if (scale > 1)
+                    scale /= 10, frac += (*p - '0') * scale;
+        }
+        v = pawns * 100 + frac;
+        if (v >= VF_MATE_BOUND) /* never read as a mate */
+            v = VF_MATE_BOUND - 1;
+    }
+    if (*p != '/' || !isdigit((unsigned char)p[1]))
+        return false;
+    *score = (int)(sign * v);
+    return true;
+}
+
+/* ------------------------------------------------------------------------ */
+/* Games                                                                    */
+
+typedef struct {
+    Position *start, *pos;
+    move_t *moves;
+    int16_t *scores;      /* White's view */
+    int *lines;           /* of each move */
+    uint8_t *state;       /* per move: 0 no comment yet, 1 scored, 2 book, 3 other */
+    int plies, cap;
+    long long number;
+    int start_line;
+    bool in_game, moving, bad;
+    char why[400];
+    char fen[TEXT_MAX], variant[64];
+    uint8_t *bytes;
+    size_t bytes_cap;
+} Game;
+
+enum { MOVE_UNSCORED, MOVE_SCORED, MOVE_BOOK };
+
+static void game_reset(Game *g)
+{
+    g->plies = 0;
+    g->in_game = g->moving = g->bad = false;
+    g->fen[0] = g->variant[0] = '\0';
+}
+
+static void game_bad(Game *g, int line, const char *fmt, const char *arg)
+{
+    if (g->bad)
+        return;
+    g->bad = true;
+    int n = snprintf(g->why, sizeof g->why, "%d: ", line);
+    snprintf(g->why + n, sizeof g->why - (size_t)n, fmt, arg);
+}
+
+static bool game_grow(Game *g)
+{
+    int cap = g->cap ? 2 * g->cap : 256;
+    move_t *m = realloc(g->moves, (size_t)cap * sizeof *m);
+    if (m)
+        g->moves = m;
+    int16_t *s = realloc(g->scores, (size_t)cap * sizeof *s);
+    if (s)
+        g->scores = s;
+    int *l = realloc(g->lines, (size_t)cap * sizeof *l);
+    if (l)
+        g->lines = l;
+    uint8_t *st = realloc(g->state, (size_t)cap);
+    if (st)
+        g->state = st;
+    if (!m || !s || !l || !st)
+        return false;
+    g->cap = cap;
+    return true;
+}
+
+static bool variant_is_960(const char *v, bool *known)
+{
+    static const char *const Standard[] = {"", "standard", "normal", "chess", NULL};
+    static const char *const C960[] = {"chess960", "chess 960", "fischerandom", "fischer random",
+                                       "frc", "960", NULL};
+    char low[64];
+    size_t i = 0;
+    for (; v[i] && i + 1 < sizeof low; i++)
+        low[i] = (char)tolower((unsigned char)v[i]);
+    low[i] = '\0';
+    *known = true;
+    for (int k = 0; C960[k]; k++)
+        if (!strcmp(low, C960[k]))
+            return true;
+    for (int k = 0; Standard[k]; k++)
+        if (!strcmp(low, Standard[k]))
+            return false;
+    *known = false;
+    return false;
+}
+
+/* The start position from the tags, before the first move. */
+static void game_begin_moves(Game *g, int line)
+{
+    g->moving = true;
+    bool known, c960 = variant_is_960(g->variant, &known);
+    if (!known) {
+        game_bad(g, line, "variant '%s' is not chess or Chess960", g->variant);
+        return;
+    }
+    char err[200];
+    if (!*g->fen)
+        pos_set_fen(g->start, START_FEN, c960, err, sizeof err);
+    else if (!pos_set_fen(g->start, g->fen, c960, err, sizeof err)
+             && (c960 || !pos_set_fen(g->start, g->fen, true, err, sizeof err))) {
+        game_bad(g, line, "bad FEN tag: %s", err);
+        return;
+    }
+    memcpy(g->pos, g->start, sizeof *g->pos);
+}
+
+static void game_move(Game *g, const char *text, int line)
+{
+    if (!g->moving)
+        game_begin_moves(g, line);
+    if (g->bad)
+        return;
+    char why[200];
+    move_t m = parse_move(g->pos, text, why, sizeof why);
+    if (m == MOVE_NONE) {
+        game_bad(g, line, "%s", why);
+        return;
+    }
+    if (g->plies >= VF_MAX_PLIES) {
+        game_bad(g, line, "%s", "more moves than the format takes");
+        return;
+    }
+    if (g->plies == g->cap && !game_grow(g)) {
+        game_bad(g, line, "%s", "out of memory");
+        return;
+    }
+    g->moves[g->plies] = m;
+    g->scores[g->plies] = 0;
+    g->lines[g->plies] = line;
+    g->state[g->plies] = MOVE_UNSCORED;
+    g->plies++;
+    pos_make_game_move(g->pos, m);
+}
+
+/* The first comment after a move: its score, or "book". */
+static void game_comment(Game *g, const char *text, int line)
+{
+    if (!g->moving || g->bad || g->plies == 0 || g->state[g->plies - 1] != MOVE_UNSCORED)
+        return;
+    const char *p = text;
+    while (isspace((unsigned char)*p))
+        p++;
+    if (!strncmp(p, "book", 4)) {
+        g->state[g->plies - 1] = MOVE_BOOK;
+        return;
+    }
+    int score;
+    if (!parse_score(p, &score)) {
+        game_bad(g, line, "unreadable comment '{%.60s}' (not score/depth)", p);
+        return;
+    }
+    /* The mover is the side not to move now. */
+    g->scores[g->plies - 1] = (int16_t)(g->pos->side == BLACK ? score : -score);
+    g->state[g->plies - 1] = MOVE_SCORED;
+}
+
+typedef struct {
+    const char *path;
+    PgnEmitFn emit;
+    void *ctx;
+    void (*print)(const char *line);
+    PgnStats *stats;
+    bool emit_failed;
+} Sink;
+
+static void report(const Sink *k, const Game *g)
+{
+    if (!k->print)
+        return;
+    char line[700];
+    snprintf(line, sizeof line, "%s:%s; game %lld skipped", k->path, g->why, g->number);
+    k->print(line);
+}
+
+/* Ends the game with its termination marker; NULL: cut off by the next
+ * game's tags on `line`, or by the end of the file (line 0). */
+static void game_end(Game *g, Sink *k, const char *result, int line)
+{
+    if (!g->in_game)
+        return;
+    if (!result) {
+        char where[64] = "before the end of the file";
+        if (line)
+            snprintf(where, sizeof where, "before line %d", line);
+        game_bad(g, g->start_line, "the game is cut off: no result %s", where);
+    }
+    else if (!strcmp(result, "*"))
+        game_bad(g, line, "%s", "unfinished game (*)");
+    if (!g->bad && !g->moving)
+        game_bad(g, line, "%s", "no moves");
+    /* Leading moves without a score (book) move the start; after them every
+     * move needs its score. */
+    int lead = 0;
+    while (!g->bad && lead < g->plies && g->state[lead] != MOVE_SCORED)
+        lead++;
+    for (int i = lead; !g->bad && i < g->plies; i++)
+        if (g->state[i] != MOVE_SCORED)
+            game_bad(g, g->lines[i], "%s",
+                     g->state[i] == MOVE_BOOK ? "a book move after scored ones"
+                                              : "a move without a score comment");
+    if (!g->bad && lead == g->plies)
+        game_bad(g, line, "%s", "no scored moves");
+    if (g->bad) {
+        k->stats->skipped++;
+        report(k, g);
+        game_reset(g);
+        return;
+    }
+    int res = result && !strcmp(result, "1-0")   ? RESULT_WHITE_WINS
+              : result && !strcmp(result, "0-1") ? RESULT_BLACK_WINS
+                                                 : RESULT_DRAW;
+    for (int i = 0; i < lead; i++)
+        pos_make_game_move(g->start, g->moves[i]);
+    int plies = g->plies - lead;
+    size_t size = vf_game_size(plies);
+    if (size > g->bytes_cap) {
+        uint8_t *grown = realloc(g->bytes, size);
+        if (!grown) {
+            game_bad(g, line, "%s", "out of memory");
+            k->stats->skipped++;
+            report(k, g);
+            game_reset(g);
+            return;
+        }
+        g->bytes = grown;
+        g->bytes_cap = size;
+    }
+    if (!vf_encode_game(g->start, res, g->moves + lead, g->scores + lead, plies, g->bytes)) {
+        game_bad(g, line, "%s", "the start position has more than 32 pieces");
+        k->stats->skipped++;
+        report(k, g);
+    } else if (!k->emit(k->ctx, g->bytes, size)) {
+        k->emit_failed = true;
+    } else {
+        k->stats->games++;
+        k->stats->positions += plies;
+        k->stats->white_wins += res == RESULT_WHITE_WINS;
+        k->stats->draws += res == RESULT_DRAW;
+        k->stats->black_wins += res == RESULT_BLACK_WINS;
+    }
+    game_reset(g);
+}
+
+static void game_start(Game *g, int line)
+{
+    game_reset(g);
+    g->in_game = true;
+    g->number++;
+    g->start_line = line;
+}
+
+static bool is_result(const char *s)
+{
+    return !strcmp(s, "1-0") || !strcmp(s, "0-1") || !strcmp(s, "1/2-1/2") || !strcmp(s, "*");
+}
+
+bool pgn_convert(const char *path, PgnEmitFn emit, void *ctx, void (*print)(const char *line),
+                 PgnStats *stats, char *err, size_t errlen)
+{
+    PgnStats local;
+    memset(&local, 0, sizeof local);
+    Sink k = {path, emit, ctx, print, stats ? stats : &local, false};
+    memset(k.stats, 0, sizeof *k.stats);
+    Lexer lx = {.f = fopen(path, "r"), .line = 1};
+    if (!lx.f) {
+        snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+        return false;
+    }
+    Game g;
+    memset(&g, 0, sizeof g);
+    g.start = malloc(sizeof *g.start);
+    g.pos = malloc(sizeof *g.pos);
+    bool ok = g.start && g.pos;
+    if (!ok)
+        snprintf(err, errlen, "out of memory");
+    while (ok && !k.emit_failed) {
+        TokType t = lx_next(&lx);
+        if (t == TOK_EOF) {
+            game_end(&g, &k, NULL, 0);
+            break;
+        }
+        if (t == TOK_TAG) {
+            if (g.in_game && g.moving)
+                game_end(&g, &k, NULL, lx.tok_line); /* no result before these tags */
+            if (!g.in_game)
+                game_start(&g, lx.tok_line);
+            if (!strcmp(lx.name, "FEN"))
+                snprintf(g.fen, sizeof g.fen, "%s", lx.text);
+            else if (!strcmp(lx.name, "Variant"))
+                snprintf(g.variant, sizeof g.variant, "%.63s", lx.text);
+            continue;
+        }
+        if (t == TOK_COMMENT) {
+            game_comment(&g, lx.text, lx.tok_line);
+            continue;
+        }
+        /* A symbol: a move number, a move or a result. */
+        if (!g.in_game)
+            game_start(&g, lx.tok_line);
+        if (is_result(lx.text)) {
+            game_end(&g, &k, lx.text, lx.tok_line);
+            continue;
+        }
+        /* A move number ("12." or "12..."), perhaps glued to the move ("1.e4"). */
+        const char *s = lx.text, *q = s;
+        while (isdigit((unsigned char)*q))
+            q++;
+        if (q > s && *q == '.') {
+            while (*q == '.')
+                q++;
+            if (!*q)
+                continue;
+            s = q;
+        } else if (q > s && !*q)
+            continue;
+        if (lx.long_text)
+            game_bad(&g, lx.tok_line, "'%.40s...' is not a move", lx.text);
+        else
+            game_move(&g, s, lx.tok_line);
+    }
+    if (ok && ferror(lx.f)) {
+        snprintf(err, errlen, "cannot read '%s'", path);
+        ok = false;
+    }
+    if (k.emit_failed) {
+        snprintf(err, errlen, "cannot write the converted games: %s", strerror(errno));
+        ok = false;
+    }
+    fclose(lx.f);
+    free(g.start);
+    free(g.pos);
+    free(g.moves);
+    free(g.scores);
+    free(g.lines);
+    free(g.state);
+    free(g.bytes);
+    return ok;
+}
