@@ -15,6 +15,7 @@
 #include <sys/types.h>
 
 #include "../movegen/position.h"
+#include "../movegen/util.h" /* now_ms */
 
 /* ------------------------------------------------------------------------ */
 /* The engine process                                                       */
@@ -47,7 +48,6 @@ void harness_set_waits(HarnessWaits waits);
 /* Suite .fini: kills and frees the engines a test left running. */
 void harness_teardown(void);
 
-int64_t now_ms(void);
 bool starts(const char *s, const char *prefix);
 
 /* Prints the last lines the engine sent (on a failure). */
