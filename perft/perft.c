@@ -6,9 +6,9 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../movegen/movegen.h"
+#include "../movegen/util.h"
 
 uint64_t perft(Position *pos, int depth)
 {
@@ -111,13 +111,6 @@ uint64_t perft_divide(const Position *root, int depth, int threads, void (*print
     return total;
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
 static FILE *divide_out;
 static void print_to_divide_out(const char *line) { fprintf(divide_out, "    %s\n", line); }
 
@@ -134,7 +127,7 @@ int perft_suite(const char *path, int max_depth, bool chess960, int threads, FIL
     char line[4096], err[160];
     int lineno = 0, positions = 0, checked = 0, failed = 0, bad_lines = 0;
     uint64_t total_nodes = 0;
-    double start = now_seconds();
+    int64_t start = now_ms();
     bool first_failure_shown = false;
 
     while (fgets(line, sizeof line, f)) {
@@ -182,7 +175,7 @@ int perft_suite(const char *path, int max_depth, bool chess960, int threads, FIL
             if (q)
                 q++;
         }
-        double el = now_seconds() - start;
+        double el = (double)(now_ms() - start) / 1000.0;
         fprintf(out, "[%d] line %d %s to D%d | %d counts checked, %d failed | %.1f Mnps\n",
                 positions, lineno, pos_fail ? "FAIL" : "ok", deepest, checked, failed,
                 el > 0 ? (double)total_nodes / el / 1e6 : 0.0);
@@ -190,7 +183,7 @@ int perft_suite(const char *path, int max_depth, bool chess960, int threads, FIL
     }
     fclose(f);
     free(pos);
-    double el = now_seconds() - start;
+    double el = (double)(now_ms() - start) / 1000.0;
     fprintf(out, "perft suite %s: %d positions, %d counts checked, %d passed, %d failed%s "
                  "(%llu nodes, %.1f s)\n",
             path, positions, checked, checked - failed, failed,
