@@ -42,6 +42,7 @@ void uci_print(const char *fmt, ...)
 }
 
 static void print_line(const char *line) { uci_print("%s", line); }
+static void print_line_ctx(void *ctx, const char *line) { (void)ctx, print_line(line); }
 
 /* ------------------------------------------------------------------------ */
 /* Tokenizer                                                                */
@@ -222,7 +223,7 @@ static double now_seconds(void)
 static void run_perft(const Position *pos, int depth)
 {
     double t0 = now_seconds();
-    uint64_t n = perft_divide(pos, depth, search_options()->threads, print_line);
+    uint64_t n = perft_divide(pos, depth, search_options()->threads, print_line_ctx, NULL);
     double el = now_seconds() - t0;
     uci_print("info string perft %d: %llu nodes in %.3f s, %.0f nodes/s", depth,
               (unsigned long long)n, el, el > 0 ? (double)n / el : 0.0);

@@ -55,7 +55,8 @@ static void *divide_worker(void *arg)
     return NULL;
 }
 
-uint64_t perft_divide(const Position *root, int depth, int threads, void (*print)(const char *line))
+uint64_t perft_divide(const Position *root, int depth, int threads,
+                      void (*print)(void *ctx, const char *line), void *ctx)
 {
     enum { MAX_WORKERS = 256 };
     MoveList list;
@@ -75,7 +76,7 @@ uint64_t perft_divide(const Position *root, int depth, int threads, void (*print
     }
     if (!copies) {
         if (print)
-            print("info string error: perft: out of memory");
+            print(ctx, "info string error: perft: out of memory");
         return 0;
     }
     DivideJob job = {root, &list, counts, depth, 0};
@@ -100,19 +101,19 @@ uint64_t perft_divide(const Position *root, int depth, int threads, void (*print
         if (print) {
             move_to_uci(root, list.moves[i], mv);
             snprintf(line, sizeof line, "%s: %llu", mv, (unsigned long long)counts[i]);
-            print(line);
+            print(ctx, line);
         }
     }
     if (print) {
-        print("");
+        print(ctx, "");
         snprintf(line, sizeof line, "Nodes searched: %llu", (unsigned long long)total);
-        print(line);
+        print(ctx, line);
     }
     return total;
 }
 
-static FILE *divide_out;
-static void print_to_divide_out(const char *line) { fprintf(divide_out, "    %s\n", line); }
+/* Divide lines of a failed count, indented under it in the suite's output. */
+static void print_indented(void *out, const char *line) { fprintf(out, "    %s\n", line); }
 
 int perft_suite(const char *path, int max_depth, bool chess960, int threads, FILE *out)
 {
@@ -166,8 +167,7 @@ int perft_suite(const char *path, int max_depth, bool chess960, int threads, FIL
                     if (!first_failure_shown) {
                         first_failure_shown = true;
                         fprintf(out, "  divide at depth %d:\n", d);
-                        divide_out = out;
-                        perft_divide(pos, d, threads, print_to_divide_out);
+                        perft_divide(pos, d, threads, print_indented, out);
                     }
                 }
             }
