@@ -3,9 +3,6 @@
  * on every run and nothing has to be kept in sync with a table of constants. */
 #include "attacks.h"
 
-#include <stdio.h>
-#include <stdlib.h>
-
 #include "util.h"
 
 Magic RookMagics[SQ_NB];
