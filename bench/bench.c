@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../movegen/notation.h"
 #include "../search/level.h"
 #include "../search/search.h"
 #include "../search/timeman.h"

@@ -17,6 +17,7 @@
 #include "datagen.h"
 #include "../eval/eval.h"
 #include "../movegen/movegen.h"
+#include "../movegen/notation.h"
 #include "../perft/perft.h"
 #include "../search/level.h"
 #include "../search/search.h"

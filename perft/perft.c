@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../movegen/movegen.h"
+#include "../movegen/notation.h"
 #include "../movegen/util.h"
 
 uint64_t perft(Position *pos, int depth)

@@ -14,6 +14,7 @@
 
 #include "../eval/eval.h"
 #include "../movegen/movegen.h"
+#include "../movegen/notation.h"
 #include "level.h"
 #include "movepick.h"
 #include "score.h"

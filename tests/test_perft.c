@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../movegen/movegen.h"
+#include "../movegen/notation.h"
 #include "../perft/perft.h"
 
 static void setup(void) { movegen_init(); }

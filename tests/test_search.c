@@ -7,6 +7,7 @@
 #include <time.h>
 
 #include "../movegen/movegen.h"
+#include "../movegen/notation.h"
 #include "../search/score.h"
 #include "../search/search.h"
 #include "../search/level.h"
