@@ -16,7 +16,7 @@
 
 #include "../movegen/movegen.h"
 #include "../movegen/packed.h"
-#include "../search/score.h"
+#include "../movegen/score.h"
 #include "../search/search.h"
 #include "../search/timeman.h"
 

@@ -17,7 +17,7 @@
 #include "../movegen/notation.h"
 #include "level.h"
 #include "movepick.h"
-#include "score.h"
+#include "../movegen/score.h"
 #include "see.h"
 #include "tt.h"
 

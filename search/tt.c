@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "score.h"
+#include "../movegen/score.h"
 
 static TT Default;
 

@@ -8,7 +8,7 @@
 
 #include "../movegen/movegen.h"
 #include "../movegen/notation.h"
-#include "../search/score.h"
+#include "../movegen/score.h"
 #include "../search/search.h"
 #include "../search/level.h"
 #include "../search/see.h"
