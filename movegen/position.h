@@ -82,6 +82,12 @@ void pos_make_game_move(Position *pos, move_t m);
 /* Keys computed from scratch (tests compare them with the incremental ones). */
 uint64_t pos_compute_key(const Position *pos);
 uint64_t pos_compute_pawn_key(const Position *pos);
+/* Whether everything the position keeps agrees: bitboards with each other
+ * and with the mailbox, one king each, no pawn on a first or last rank, the
+ * other king safe, castling rooks in place, a possible e.p. square, and
+ * checkers, pins, e.p. legality and keys equal to a computation from scratch.
+ * Debug builds (no NDEBUG) assert it after every make and unmake. */
+bool pos_is_consistent(const Position *pos);
 
 /* Attackers of either colour to sq with the given occupancy. */
 bitboard_t pos_attackers_to(const Position *pos, int sq, bitboard_t occ);
