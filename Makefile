@@ -34,7 +34,7 @@ TUNE_OBJ := $(TUNE_SRC:%.c=$(BUILD)/%.o)
 TUNE_EXE ?= rokade-tune
 TEST_SRC := $(wildcard tests/test_*.c)
 
-.PHONY: all tune tune-sample debug lint stress sanitize tsan test-tsan fuzz fuzz-toolchain fuzz-bins fuzz-run test test-sanitize perft perft-quick bench perft-speed clean
+.PHONY: all tune tune-sample debug lint stress sanitize tsan test-tsan fuzz fuzz-toolchain fuzz-bins fuzz-run test test-sanitize test-run test-bins-run test-debug perft perft-quick bench perft-speed clean
 
 all: $(EXE)
 
@@ -63,6 +63,8 @@ $(BUILD)/gen_tune_sample: tests/gen_tune_sample.c $(LIB_OBJ)
 tune-sample: $(BUILD)/gen_tune_sample
 	./$(BUILD)/gen_tune_sample tests/data/tune_sample.bin
 
+# Assertions on (no NDEBUG): among them the Position's self-check after every
+# make and unmake (pos_is_consistent).
 debug:
 	$(MAKE) BUILD=build/debug EXE=rokade-debug OPT="-O1 -g"
 
@@ -164,19 +166,33 @@ $(BUILD)/tests/%: tests/%.c tests/harness.h $(HARNESS_OBJ) $(LIB_OBJ) | criterio
 
 TEST_BINS = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
+# Runs every test program against ./$(EXE) and ./$(TUNE_EXE); sets fail=1 on
+# a failure (shell code for the recipes below).
+RUN_TEST_BINS = fail=0; for t in $(TEST_BINS); do echo "== $$t"; \
+	  ROKADE=./$(EXE) ROKADE_TUNE=./$(TUNE_EXE) $$t --jobs 2 || fail=1; done
+
 test-run: $(EXE) $(TUNE_EXE) $(TEST_BINS)
-	@fail=0; for t in $(TEST_BINS); do echo "== $$t"; \
-	  ROKADE=./$(EXE) ROKADE_TUNE=./$(TUNE_EXE) $$t --jobs 2 || fail=1; done; \
+	@$(RUN_TEST_BINS); \
 	ROKADE=./$(EXE) sh tests/cli_test.sh || fail=1; \
 	ROKADE=./$(EXE) sh tests/polyglot_test.sh || fail=1; \
 	if [ $$fail = 0 ]; then echo "all test programs passed"; else echo "some tests FAILED"; exit 1; fi
 
-# The full test command (CI): unit and CLI tests and the bench signature, then
-# the tests again under ASan+UBSan, the TSan scenario, the fuzzers (60 s) and
-# the stress script.
+test-bins-run: $(EXE) $(TUNE_EXE) $(TEST_BINS)
+	@$(RUN_TEST_BINS); \
+	if [ $$fail = 0 ]; then echo "all test programs passed"; else echo "some tests FAILED"; exit 1; fi
+
+# The unit tests once more on the debug build (asserts on), against the debug
+# engine and tuner.
+test-debug: criterion
+	$(MAKE) BUILD=build/debug EXE=rokade-debug TUNE_EXE=rokade-tune-debug OPT="-O1 -g" test-bins-run
+
+# The full test command (CI): unit and CLI tests and the bench signature, the
+# unit tests on the debug build, then the tests again under ASan+UBSan, the
+# TSan scenario, the fuzzers (60 s) and the stress script.
 test: criterion
 	$(MAKE) -j2 test-run
 	ROKADE=./rokade sh tests/bench_check.sh
+	$(MAKE) -j2 test-debug
 	$(MAKE) -j2 sanitize
 	$(MAKE) -j2 test-tsan
 	$(MAKE) -j2 fuzz-run
@@ -206,4 +222,5 @@ perft-speed: $(EXE)
 	sh bench/perft_speed.sh
 
 clean:
-	rm -rf build rokade rokade-debug rokade-sanitize rokade-tsan rokade-tune rokade-tune-sanitize
+	rm -rf build rokade rokade-debug rokade-sanitize rokade-tsan rokade-tune rokade-tune-sanitize \
+	  rokade-tune-debug
