@@ -34,7 +34,7 @@ TUNE_OBJ := $(TUNE_SRC:%.c=$(BUILD)/%.o)
 TUNE_EXE ?= rokade-tune
 TEST_SRC := $(wildcard tests/test_*.c)
 
-.PHONY: all tune tune-sample debug lint stress sanitize tsan test-tsan fuzz fuzz-toolchain fuzz-bins fuzz-run test test-sanitize test-run test-bins-run test-debug perft perft-quick bench perft-speed clean
+.PHONY: all tune tune-sample debug lint stress sanitize tsan test-tsan fuzz fuzz-toolchain fuzz-bins fuzz-run test test-sanitize test-run test-bins-run test-debug werror perft perft-quick bench perft-speed clean
 
 all: $(EXE)
 
@@ -186,10 +186,21 @@ test-bins-run: $(EXE) $(TUNE_EXE) $(TEST_BINS)
 test-debug: criterion
 	$(MAKE) BUILD=build/debug EXE=rokade-debug TUNE_EXE=rokade-tune-debug OPT="-O1 -g" test-bins-run
 
-# The full test command (CI): unit and CLI tests and the bench signature, the
-# unit tests on the debug build, then the tests again under ASan+UBSan, the
-# TSan scenario, the fuzzers (60 s) and the stress script.
+# The engine and the tuner built with -Werror by gcc and by clang, each in its
+# own build directory (clang comes with fuzz-toolchain when it is missing).
+werror:
+	@command -v clang >/dev/null 2>&1 || $(MAKE) fuzz-toolchain
+	$(MAKE) CC=gcc BUILD=build/werror-gcc EXE=build/werror-gcc/rokade \
+	  TUNE_EXE=build/werror-gcc/rokade-tune CFLAGS=-Werror all tune
+	$(MAKE) CC=clang BUILD=build/werror-clang EXE=build/werror-clang/rokade \
+	  TUNE_EXE=build/werror-clang/rokade-tune CFLAGS=-Werror all tune
+
+# The full test command (CI): the -Werror builds (gcc and clang), unit and CLI
+# tests and the bench signature, the unit tests on the debug build, then the
+# tests again under ASan+UBSan, the TSan scenario, the fuzzers (60 s) and the
+# stress script.
 test: criterion
+	$(MAKE) -j2 werror
 	$(MAKE) -j2 test-run
 	ROKADE=./rokade sh tests/bench_check.sh
 	$(MAKE) -j2 test-debug
