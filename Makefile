@@ -12,14 +12,10 @@ override CFLAGS := $(OPT) $(SAN) $(CSTD) $(WARN) -march=$(ARCH) -pthread -MMD -M
 override LDFLAGS := -pthread $(SAN) $(LDFLAGS)
 LDLIBS  += -lm
 
-# Zen 1/2 (family 23) run PEXT in microcode: use magics there.
-ifeq ($(ARCH),native)
-  ifneq ($(shell grep -m1 -E '^cpu family\s*:\s*23$$' /proc/cpuinfo 2>/dev/null),)
-    NO_PEXT := 1
-  endif
-endif
+# PEXT is used when -march gives BMI2, except for Zen 1/2 (microcoded PEXT):
+# movegen/attacks.h decides from the compiler's predefined macros.
 ifeq ($(NO_PEXT),1)
-  CFLAGS += -DNO_PEXT
+  override CFLAGS += -DNO_PEXT
 endif
 
 TUNE_SRC := eval/tune.c
