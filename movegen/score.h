@@ -24,6 +24,9 @@ _Static_assert(SCORE_KNOWN_WIN + 12000 < SCORE_MATE_IN_MAX, "a known win must st
 
 static inline int mate_in(int ply) { return SCORE_MATE - ply; }
 static inline int mated_in(int ply) { return -SCORE_MATE + ply; }
-static inline bool is_mate_score(int s) { return s >= SCORE_MATE_IN_MAX || s <= SCORE_MATED_IN_MAX; }
+static inline bool is_mate_score(int s)
+{
+    return s >= SCORE_MATE_IN_MAX || s <= SCORE_MATED_IN_MAX;
+}
 
 #endif

@@ -52,8 +52,7 @@ Test(position, consistent_along_random_games, .timeout = 120)
                     pos_make_move(pos, list.moves[i]);
                     cr_assert(pos_is_consistent(pos), "%s after move %04x", fen, list.moves[i]);
                     pos_unmake_move(pos, list.moves[i]);
-                    cr_assert(pos_is_consistent(pos), "%s after unmaking %04x", fen,
-                              list.moves[i]);
+                    cr_assert(pos_is_consistent(pos), "%s after unmaking %04x", fen, list.moves[i]);
                 }
                 if (!pos_in_check(pos)) {
                     pos_make_null(pos);
