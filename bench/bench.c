@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../movegen/notation.h"
 #include "../movegen/util.h"
 #include "../search/search.h"
 #include "positions.h"

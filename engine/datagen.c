@@ -17,9 +17,9 @@
 
 #include "../movegen/movegen.h"
 #include "../movegen/packed.h"
+#include "../movegen/score.h"
 #include "../movegen/util.h"
 #include "../movegen/viriformat.h"
-#include "../search/score.h"
 #include "../search/search.h"
 #include "openings.h"
 #include "pgn.h"

@@ -9,9 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../movegen/notation.h"
 #include "../movegen/movegen.h"
 #include "../movegen/viriformat.h"
-#include "../search/score.h"
+#include "../movegen/score.h"
 
 /* ------------------------------------------------------------------------ */
 /* Lexer                                                                    */

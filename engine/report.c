@@ -6,7 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../search/score.h"
+#include "../movegen/notation.h"
+#include "../movegen/score.h"
 #include "../search/tt.h"
 
 bool report_init(UciReport *r, void (*print)(const char *line))

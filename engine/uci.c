@@ -20,6 +20,7 @@
 #include "options.h"
 #include "../eval/eval.h"
 #include "../movegen/movegen.h"
+#include "../movegen/notation.h"
 #include "../movegen/util.h"
 #include "../perft/perft.h"
 #include "../search/search.h"
@@ -43,6 +44,7 @@ void uci_print(const char *fmt, ...)
 }
 
 static void print_line(const char *line) { uci_print("%s", line); }
+static void print_line_ctx(void *ctx, const char *line) { (void)ctx, print_line(line); }
 
 /* ------------------------------------------------------------------------ */
 /* position                                                                 */
@@ -184,7 +186,7 @@ static void cmd_display(Engine *e, Tokens *t)
 static void run_perft(Engine *e, const Position *pos, int depth)
 {
     int64_t t0 = now_ms();
-    uint64_t n = perft_divide(pos, depth, search_threads(e->search), print_line);
+    uint64_t n = perft_divide(pos, depth, search_threads(e->search), print_line_ctx, NULL);
     int64_t ms = now_ms() - t0;
     /* A speed only when there was time enough to measure it by. */
     if (ms > 0)

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
+#include "../movegen/score.h"
 #include "trace.h"
 
 const int PieceValue[PIECE_TYPE_NB] = {0, 100, 320, 330, 500, 950, 0};
@@ -419,7 +420,6 @@ static FORCE_INLINE int scale_factor(const Position *pos, int strong)
  * bishop's colour, where the mate is) and the strong king nears it, so the
  * search walks to the mate. White's view; 0 when no such ending is on the
  * board. */
-enum { KNOWN_WIN = 10000 };
 
 static int lone_king(const Position *pos)
 {
@@ -433,7 +433,7 @@ static int lone_king(const Position *pos)
         bool pair = (bishops & DARK_SQUARES_BB) && (bishops & ~DARK_SQUARES_BB);
         if (!heavy && !bn && !pair)
             return 0;
-        int v = KNOWN_WIN;
+        int v = SCORE_KNOWN_WIN;
         for (int pt = PAWN; pt <= QUEEN; pt++)
             v += PieceValue[pt] * popcount(pos_pieces(pos, strong, pt));
         bitboard_t pawns = pos_pieces(pos, strong, PAWN);

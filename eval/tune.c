@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../movegen/packed.h"
+#include "../movegen/util.h"
 #include "trace.h"
 
 enum { EXIT_BAD = 2, MAX_THREADS = 256 };
@@ -680,18 +681,10 @@ static double fit_k(const DataSet *d)
     return (a + b) / 2;
 }
 
-static uint64_t Rng = 0x2545F4914F6CDD1Dull;
-
-static uint64_t rnd(void)
-{
-    Rng ^= Rng << 13, Rng ^= Rng >> 7, Rng ^= Rng << 17;
-    return Rng;
-}
-
-static void shuffle(DataSet *d)
+static void shuffle(DataSet *d, uint64_t *rng)
 {
     for (size_t i = d->npos; i > 1; i--) {
-        size_t j = (size_t)(rnd() % i);
+        size_t j = (size_t)(rng_next(rng) % i);
         TunePos tmp = d->pos[i - 1];
         d->pos[i - 1] = d->pos[j];
         d->pos[j] = tmp;
@@ -869,9 +862,10 @@ int main(int argc, char **argv)
     static double m[N_WEIGHTS][2], v[N_WEIGHTS][2], g[N_WEIGHTS][2];
     size_t batch = Opt.batch > 0 && (size_t)Opt.batch < d.npos ? (size_t)Opt.batch : d.npos;
     long step = 0;
+    uint64_t rng = 0x2545F4914F6CDD1Dull; /* fixed: a run can be repeated */
     for (int epoch = 1; epoch <= Opt.epochs; epoch++) {
         if (batch < d.npos)
-            shuffle(&d);
+            shuffle(&d, &rng);
         double sum = 0;
         size_t nb = 0;
         for (size_t b = 0; b < d.npos; b += batch, nb++) {

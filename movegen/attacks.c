@@ -3,8 +3,7 @@
  * on every run and nothing has to be kept in sync with a table of constants. */
 #include "attacks.h"
 
-#include <stdio.h>
-#include <stdlib.h>
+#include "util.h"
 
 Magic RookMagics[SQ_NB];
 Magic BishopMagics[SQ_NB];
@@ -45,17 +44,6 @@ bitboard_t attacks_slider_slow(int pt, int sq, bitboard_t occ)
     }
     return att;
 }
-
-#ifndef USE_PEXT
-static uint64_t rng_next(uint64_t *s)
-{
-    /* xorshift64*: small, fast and good enough to find magics. */
-    *s ^= *s >> 12;
-    *s ^= *s << 25;
-    *s ^= *s >> 27;
-    return *s * 2685821657736338717ULL;
-}
-#endif
 
 static void init_slider(int pt, Magic *magics, bitboard_t *table)
 {

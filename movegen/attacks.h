@@ -6,7 +6,10 @@
 
 #include "bitboard.h"
 
-#if defined(__BMI2__) && !defined(NO_PEXT)
+/* PEXT when the compiler targets BMI2, but not for Zen 1 and Zen 2
+ * (-march=znver1/znver2, which -march=native gives on those CPUs): they run
+ * PEXT in microcode, slower than magics. -DNO_PEXT forces magics. */
+#if defined(__BMI2__) && !defined(__znver1__) && !defined(__znver2__) && !defined(NO_PEXT)
 #define USE_PEXT 1
 #include <immintrin.h>
 #endif

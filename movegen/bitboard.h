@@ -31,8 +31,6 @@ static inline int pop_lsb(bitboard_t *b)
 }
 static inline bool more_than_one(bitboard_t b) { return (b & (b - 1)) != 0; }
 
-static inline bitboard_t shift_north(bitboard_t b) { return b << 8; }
-static inline bitboard_t shift_south(bitboard_t b) { return b >> 8; }
 static inline bitboard_t shift_east(bitboard_t b) { return (b & ~FILE_H_BB) << 1; }
 static inline bitboard_t shift_west(bitboard_t b) { return (b & ~FILE_A_BB) >> 1; }
 /* Pawn pushes and captures from colour c's point of view. */

@@ -18,6 +18,10 @@ void gen_moves(const Position *pos, MoveList *list, GenType type);
 void gen_legal(const Position *pos, MoveList *list);
 /* Number of legal moves, without generating them. */
 int gen_count_legal(const Position *pos);
+/* The pos_ legality queries below stay here rather than in position.c: they
+ * decide a move by the generator's own rules (pins, check evasions, castling
+ * paths), and pos_has_legal_move is the counting generator. */
+
 /* Whether m could be played here ignoring only pins and checks; castling is
  * checked completely. Safe for any 16-bit value. */
 bool pos_is_pseudo_legal(const Position *pos, move_t m);

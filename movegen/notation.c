@@ -1,5 +1,7 @@
 /* Move text: UCI long algebraic (both castling notations) and standard
  * algebraic notation per FIDE Appendix C. */
+#include "notation.h"
+
 #include <string.h>
 
 #include "movegen.h"

@@ -2,6 +2,7 @@
  * the FIDE game state. */
 #include "position.h"
 
+#include <assert.h>
 #include <ctype.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -90,7 +91,7 @@ bool pos_ep_capture_legal(const Position *pos, int from)
 }
 
 /* Checkers and pinned pieces of the side to move. */
-static void set_check_info(Position *pos, StateInfo *st)
+static void set_check_info(const Position *pos, StateInfo *st)
 {
     int us = pos->side, them = !us;
     int ksq = pos_king_sq(pos, us);
@@ -111,7 +112,7 @@ static void set_check_info(Position *pos, StateInfo *st)
 
 /* After a double push: the e.p. square enters the key only when a capture is
  * legal (FIDE Art. 9.2.2: otherwise the possible moves are the same). */
-static void set_ep_legal(Position *pos, StateInfo *st)
+static void set_ep_legal(const Position *pos, StateInfo *st)
 {
     st->ep_legal = false;
     if (st->ep == SQ_NONE)
@@ -420,6 +421,7 @@ bool pos_set_fen(Position *pos, const char *fen, bool chess960, char *err, size_
     if (ok)
         memcpy(pos, tmp, offsetof(Position, hist) + sizeof(StateInfo));
     free(tmp);
+    assert(!ok || pos_is_consistent(pos));
     return ok;
 }
 
@@ -565,6 +567,7 @@ void pos_make_move(Position *pos, move_t m)
     }
     st->key = key;
     st->pawn_key = pkey;
+    assert(pos_is_consistent(pos));
 }
 
 void pos_unmake_move(Position *pos, move_t m)
@@ -595,6 +598,7 @@ void pos_unmake_move(Position *pos, move_t m)
         }
     }
     pos->hply--;
+    assert(pos_is_consistent(pos));
 }
 
 void pos_make_null(Position *pos)
@@ -614,6 +618,7 @@ void pos_make_null(Position *pos)
     pos->side = !pos->side;
     pos->game_ply++;
     set_check_info(pos, st);
+    assert(pos_is_consistent(pos));
 }
 
 void pos_unmake_null(Position *pos)
@@ -621,6 +626,7 @@ void pos_unmake_null(Position *pos)
     pos->side = !pos->side;
     pos->game_ply--;
     pos->hply--;
+    assert(pos_is_consistent(pos));
 }
 
 void pos_make_game_move(Position *pos, move_t m)
@@ -634,6 +640,80 @@ void pos_make_game_move(Position *pos, move_t m)
         pos->hply -= drop;
     }
     pos_make_move(pos, m);
+}
+
+/* ------------------------------------------------------------------------ */
+/* Self-check                                                               */
+
+bool pos_is_consistent(const Position *pos)
+{
+    const StateInfo *st = pos_st(pos);
+    const int us = pos->side, them = !us;
+    if ((us != WHITE && us != BLACK) || pos->hply < 0 || pos->hply >= MAX_HISTORY
+        || pos->game_ply < 0 || (pos->game_ply & 1) != (us == BLACK) || st->rule50 < 0)
+        return false;
+
+    /* The bitboards partition the occupied squares by colour and by type... */
+    const bitboard_t occ = pos_occupied(pos);
+    if ((pos->by_color[WHITE] & pos->by_color[BLACK])
+        || (pos->by_color[WHITE] | pos->by_color[BLACK]) != occ)
+        return false;
+    bitboard_t all = 0;
+    for (int pt = PAWN; pt <= KING; pt++) {
+        if (all & pos->by_type[pt])
+            return false;
+        all |= pos->by_type[pt];
+    }
+    if (all != occ)
+        return false;
+    /* ...and agree with the mailbox. */
+    for (int sq = 0; sq < SQ_NB; sq++) {
+        int pc = pos->board[sq];
+        if (pc == NO_PIECE) {
+            if (occ & sq_bb(sq))
+                return false;
+            continue;
+        }
+        int pt = piece_type(pc);
+        if (pc >= PIECE_NB || pt < PAWN || pt > KING
+            || !(pos_pieces(pos, piece_color(pc), pt) & sq_bb(sq)))
+            return false;
+    }
+    if (popcount(pos_pieces(pos, WHITE, KING)) != 1 || popcount(pos_pieces(pos, BLACK, KING)) != 1
+        || (pos->by_type[PAWN] & (RANK_1_BB | RANK_8_BB)))
+        return false;
+
+    /* The side to move cannot capture the other king. */
+    if (pos_square_attacked(pos, pos_king_sq(pos, them), us, occ))
+        return false;
+
+    /* Castling rights: each right's rook on its square, its king on the first rank. */
+    for (int idx = 0; idx < CR_INDEX_NB; idx++) {
+        int c = idx / 2, rsq = pos->castle_rook[idx];
+        if ((st->castling & (1 << idx))
+            && (rsq >= SQ_NB || pos->board[rsq] != make_piece(c, ROOK)
+                || relative_rank(c, pos_king_sq(pos, c)) != 0))
+            return false;
+    }
+
+    /* E.p.: a pawn of the side that moved stands just past the square, which
+     * and the square it came from are empty. */
+    if (st->ep != SQ_NONE
+        && (st->ep >= SQ_NB || relative_rank(us, st->ep) != 5
+            || pos->board[st->ep - pawn_push(us)] != make_piece(them, PAWN)
+            || (occ & (sq_bb(st->ep) | sq_bb(st->ep + pawn_push(us))))))
+        return false;
+    if (st->captured != NO_PIECE
+        && (piece_color(st->captured) != us || piece_type(st->captured) == KING))
+        return false;
+
+    /* What make/unmake keep incrementally equals what is computed from scratch. */
+    StateInfo fresh = *st;
+    set_check_info(pos, &fresh);
+    set_ep_legal(pos, &fresh);
+    return fresh.checkers == st->checkers && fresh.pinned == st->pinned
+           && popcount(st->checkers) <= 2 && fresh.ep_legal == st->ep_legal
+           && st->key == pos_compute_key(pos) && st->pawn_key == pos_compute_pawn_key(pos);
 }
 
 /* ------------------------------------------------------------------------ */

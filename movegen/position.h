@@ -58,10 +58,10 @@ typedef enum {
 
 #define START_FEN "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"
 
-/* Call once at start-up (attack tables and Zobrist keys). */
 /* Largest halfmove clock and fullmove number a FEN may give. */
 enum { FEN_COUNTER_MAX = 100000000 };
 
+/* Call once at start-up (attack tables and Zobrist keys). */
 void movegen_init(void);
 
 /* Sets the position from a FEN (KQkq, X-FEN or Shredder-FEN castling). On an
@@ -82,6 +82,12 @@ void pos_make_game_move(Position *pos, move_t m);
 /* Keys computed from scratch (tests compare them with the incremental ones). */
 uint64_t pos_compute_key(const Position *pos);
 uint64_t pos_compute_pawn_key(const Position *pos);
+/* Whether everything the position keeps agrees: bitboards with each other
+ * and with the mailbox, one king each, no pawn on a first or last rank, the
+ * other king safe, castling rooks in place, a possible e.p. square, and
+ * checkers, pins, e.p. legality and keys equal to a computation from scratch.
+ * Debug builds (no NDEBUG) assert it after every make and unmake. */
+bool pos_is_consistent(const Position *pos);
 
 /* Attackers of either colour to sq with the given occupancy. */
 bitboard_t pos_attackers_to(const Position *pos, int sq, bitboard_t occ);
@@ -96,15 +102,6 @@ int pos_repetitions(const Position *pos);
 bool pos_is_dead(const Position *pos);
 GameState pos_game_state(const Position *pos);
 const char *game_state_text(GameState gs);
-
-/* UCI long algebraic move text (buf >= 6 bytes); castling as e1g1, or as
- * king-takes-rook when pos->chess960. */
-void move_to_uci(const Position *pos, move_t m, char *buf);
-/* Finds the legal move written `str`; MOVE_NONE if there is none. Both castling
- * notations are accepted when unambiguous. */
-move_t move_from_uci(const Position *pos, const char *str);
-/* Standard algebraic notation (FIDE Appendix C) with + / #; buf >= 12 bytes. */
-void move_to_san(Position *pos, move_t m, char *buf);
 
 static inline const StateInfo *pos_st(const Position *pos) { return &pos->hist[pos->hply]; }
 static inline bitboard_t pos_pieces(const Position *pos, int c, int pt)

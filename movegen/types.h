@@ -7,17 +7,12 @@
 #include <stdint.h>
 
 typedef uint64_t bitboard_t;
-typedef uint64_t key_t64;
 typedef uint16_t move_t;
 
 #if defined(__GNUC__) || defined(__clang__)
 #define FORCE_INLINE inline __attribute__((always_inline))
-#define LIKELY(x) __builtin_expect(!!(x), 1)
-#define UNLIKELY(x) __builtin_expect(!!(x), 0)
 #else
 #define FORCE_INLINE inline
-#define LIKELY(x) (x)
-#define UNLIKELY(x) (x)
 #endif
 
 enum { MAX_MOVES = 256, MAX_PLY = 246 };

@@ -6,9 +6,10 @@
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../movegen/movegen.h"
+#include "../movegen/notation.h"
+#include "../movegen/util.h"
 
 uint64_t perft(Position *pos, int depth)
 {
@@ -55,7 +56,8 @@ static void *divide_worker(void *arg)
     return NULL;
 }
 
-uint64_t perft_divide(const Position *root, int depth, int threads, void (*print)(const char *line))
+uint64_t perft_divide(const Position *root, int depth, int threads,
+                      void (*print)(void *ctx, const char *line), void *ctx)
 {
     enum { MAX_WORKERS = 256 };
     MoveList list;
@@ -75,7 +77,7 @@ uint64_t perft_divide(const Position *root, int depth, int threads, void (*print
     }
     if (!copies) {
         if (print)
-            print("info string error: perft: out of memory");
+            print(ctx, "info string error: perft: out of memory");
         return 0;
     }
     DivideJob job = {root, &list, counts, depth, 0};
@@ -100,26 +102,19 @@ uint64_t perft_divide(const Position *root, int depth, int threads, void (*print
         if (print) {
             move_to_uci(root, list.moves[i], mv);
             snprintf(line, sizeof line, "%s: %llu", mv, (unsigned long long)counts[i]);
-            print(line);
+            print(ctx, line);
         }
     }
     if (print) {
-        print("");
+        print(ctx, "");
         snprintf(line, sizeof line, "Nodes searched: %llu", (unsigned long long)total);
-        print(line);
+        print(ctx, line);
     }
     return total;
 }
 
-static double now_seconds(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static FILE *divide_out;
-static void print_to_divide_out(const char *line) { fprintf(divide_out, "    %s\n", line); }
+/* Divide lines of a failed count, indented under it in the suite's output. */
+static void print_indented(void *out, const char *line) { fprintf(out, "    %s\n", line); }
 
 int perft_suite(const char *path, int max_depth, bool chess960, int threads, FILE *out)
 {
@@ -134,7 +129,7 @@ int perft_suite(const char *path, int max_depth, bool chess960, int threads, FIL
     char line[4096], err[160];
     int lineno = 0, positions = 0, checked = 0, failed = 0, bad_lines = 0;
     uint64_t total_nodes = 0;
-    double start = now_seconds();
+    int64_t start = now_ms();
     bool first_failure_shown = false;
 
     while (fgets(line, sizeof line, f)) {
@@ -173,8 +168,7 @@ int perft_suite(const char *path, int max_depth, bool chess960, int threads, FIL
                     if (!first_failure_shown) {
                         first_failure_shown = true;
                         fprintf(out, "  divide at depth %d:\n", d);
-                        divide_out = out;
-                        perft_divide(pos, d, threads, print_to_divide_out);
+                        perft_divide(pos, d, threads, print_indented, out);
                     }
                 }
             }
@@ -182,7 +176,7 @@ int perft_suite(const char *path, int max_depth, bool chess960, int threads, FIL
             if (q)
                 q++;
         }
-        double el = now_seconds() - start;
+        double el = (double)(now_ms() - start) / 1000.0;
         fprintf(out, "[%d] line %d %s to D%d | %d counts checked, %d failed | %.1f Mnps\n",
                 positions, lineno, pos_fail ? "FAIL" : "ok", deepest, checked, failed,
                 el > 0 ? (double)total_nodes / el / 1e6 : 0.0);
@@ -190,7 +184,7 @@ int perft_suite(const char *path, int max_depth, bool chess960, int threads, FIL
     }
     fclose(f);
     free(pos);
-    double el = now_seconds() - start;
+    double el = (double)(now_ms() - start) / 1000.0;
     fprintf(out, "perft suite %s: %d positions, %d counts checked, %d passed, %d failed%s "
                  "(%llu nodes, %.1f s)\n",
             path, positions, checked, checked - failed, failed,

@@ -3,7 +3,7 @@
 
 #include <math.h>
 
-#include "score.h"
+#include "../movegen/score.h"
 
 /* UCI_Elo to strength, interpolated linearly between the points, fitted to
  * games against Stockfish 15.1 with UCI_LimitStrength at the same UCI_Elo at

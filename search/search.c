@@ -9,9 +9,10 @@
 #include <time.h>
 
 #include "../movegen/movegen.h"
+#include "../movegen/notation.h"
 #include "../movegen/util.h"
 #include "movepick.h"
-#include "score.h"
+#include "../movegen/score.h"
 #include "see.h"
 #include "thread.h"
 #include "tunables.h"

@@ -9,7 +9,7 @@
 
 #include "../movegen/movegen.h"
 #include "../movegen/util.h"
-#include "score.h"
+#include "../movegen/score.h"
 
 uint64_t search_total_nodes(const Search *s)
 {

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "score.h"
+#include "../movegen/score.h"
 
 /* gen_bound: the generation in the high five bits, the PV flag, the bound. */
 enum { BOUND_MASK = 3, PV_BIT = 4, GEN_STEP = 8, GEN_MASK = 0xF8 };

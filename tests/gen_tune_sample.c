@@ -17,17 +17,14 @@
 #include "../bench/positions.h"
 #include "../movegen/movegen.h"
 #include "../movegen/packed.h"
+#include "../movegen/util.h"
 #include "../search/search.h"
 
 enum { DEPTH = 4, MAX_GAME_PLIES = 200, ADJUDICATE_CP = 1000, ADJUDICATE_PLIES = 6 };
 
 static uint64_t Rng = 0x9E3779B97F4A7C15ull;
 
-static unsigned rnd(unsigned n)
-{
-    Rng ^= Rng << 13, Rng ^= Rng >> 7, Rng ^= Rng << 17;
-    return (unsigned)((Rng >> 32) % n);
-}
+static unsigned rnd(unsigned n) { return (unsigned)((rng_next(&Rng) >> 32) % n); }
 
 /* The generator's search: one thread, 16 MB, silent. */
 static Search *S;

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../movegen/movegen.h"
+#include "../movegen/notation.h"
 
 enum { MAX_ENGINES = 4 };
 static Engine *Live[MAX_ENGINES];

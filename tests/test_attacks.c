@@ -4,19 +4,11 @@
 #include <stdio.h>
 
 #include "../movegen/position.h"
+#include "../movegen/util.h"
 
 static void setup(void) { movegen_init(); }
 
 TestSuite(attacks, .init = setup);
-
-/* splitmix64: a fixed-seed generator independent of the engine's. */
-static uint64_t rnd_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
 
 static bitboard_t sq_of(const char *s) { return sq_bb(make_square(s[0] - 'a', s[1] - '1')); }
 
@@ -85,7 +77,7 @@ Test(attacks, sliders_match_reference_random_occupancy)
     uint64_t seed = 0x5EED0001ULL;
     for (int sq = 0; sq < SQ_NB; sq++)
         for (int i = 0; i < 3000; i++) {
-            uint64_t a = rnd_next(&seed), b = rnd_next(&seed), c = rnd_next(&seed);
+            uint64_t a = rng_next(&seed), b = rng_next(&seed), c = rng_next(&seed);
             bitboard_t occ;
             switch (i % 4) {
             case 0: occ = a & b & c; break; /* sparse */
@@ -114,7 +106,7 @@ Test(attacks, sliders_match_reference_every_relevant_subset)
             bitboard_t sub = 0;
             int n = 0;
             do {
-                bitboard_t noise = rnd_next(&seed) & ~mask;
+                bitboard_t noise = rng_next(&seed) & ~mask;
                 check_slider(pt, sq, sub);
                 check_slider(pt, sq, sub | noise);
                 check_slider(pt, sq, sub | sq_bb(sq));

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../engine/datagen.h"
+#include "../movegen/notation.h"
 #include "../movegen/movegen.h"
 #include "../movegen/packed.h"
 #include "../movegen/util.h"

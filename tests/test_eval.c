@@ -13,7 +13,7 @@
 #include "../eval/eval.h"
 #include "../eval/trace.h"
 #include "../movegen/movegen.h"
-#include "../search/score.h"
+#include "../movegen/score.h"
 
 static void setup(void) { movegen_init(); }
 

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../movegen/movegen.h"
+#include "../movegen/notation.h"
 
 static void setup(void) { movegen_init(); }
 

@@ -21,6 +21,7 @@
 #include <sys/types.h>
 
 #include "../movegen/movegen.h"
+#include "../movegen/notation.h"
 #include "harness.h"
 
 /* Threads of the engine process (the UCI thread plus the search threads). */

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "../movegen/movegen.h"
+#include "../movegen/notation.h"
+#include "../movegen/util.h"
 
 #define KIWIPETE "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"
 
@@ -16,14 +18,6 @@ TestSuite(movegen, .init = setup);
 
 /* ------------------------------------------------------------------------ */
 /* Helpers                                                                  */
-
-static uint64_t rnd_next(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ULL);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ULL;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBULL;
-    return z ^ (z >> 31);
-}
 
 static Position *pos_from(const char *fen, bool c960)
 {
@@ -601,14 +595,14 @@ static void random_walk(int fi, int games, int plies, uint64_t seed)
                 pos_unmake_move(pos, l.moves[i]);
                 check_key_consistency_snapshot(pos, snap, where);
             }
-            if (!pos_in_check(pos) && rnd_next(&seed) % 8 == 0) {
+            if (!pos_in_check(pos) && rng_next(&seed) % 8 == 0) {
                 pos_make_null(pos);
                 snprintf(where, sizeof where, "[%s] null move at %s", WalkFens[fi].fen, fen);
                 check_consistency(pos, where);
                 pos_unmake_null(pos);
                 check_key_consistency_snapshot(pos, snap, where);
             }
-            pos_make_move(pos, l.moves[rnd_next(&seed) % (uint64_t)l.count]);
+            pos_make_move(pos, l.moves[rng_next(&seed) % (uint64_t)l.count]);
         }
     }
     free(pos);
@@ -710,7 +704,7 @@ Test(movegen, validation_along_random_games, .timeout = 120)
                 cr_expect_eq(bad, 0, "%s: %d move values misjudged", fen, bad);
                 total_bad += bad;
             }
-            pos_make_move(pos, l.moves[rnd_next(&seed) % (uint64_t)l.count]);
+            pos_make_move(pos, l.moves[rng_next(&seed) % (uint64_t)l.count]);
         }
         free(pos);
     }

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "../eval/eval.h"
+#include "../movegen/notation.h"
 #include "../movegen/movegen.h"
 #include "../search/movepick.h"
 #include "../search/see.h"

@@ -9,6 +9,7 @@
 
 #include "../movegen/movegen.h"
 #include "../movegen/packed.h"
+#include "../movegen/util.h"
 
 static void setup(void) { movegen_init(); }
 
@@ -16,11 +17,7 @@ TestSuite(packed, .init = setup);
 
 static uint64_t Rng = 0x9E3779B97F4A7C15ull;
 
-static uint64_t rnd(void)
-{
-    Rng ^= Rng << 13, Rng ^= Rng >> 7, Rng ^= Rng << 17;
-    return Rng;
-}
+static uint64_t rnd(void) { return rng_next(&Rng); }
 
 /* The same position: key (pieces, side, castling, legal e.p.), the rook of
  * every castling right, the counters and the variant. */

@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "../movegen/movegen.h"
+#include "../movegen/notation.h"
 #include "../perft/perft.h"
 
 static void setup(void) { movegen_init(); }
@@ -219,14 +220,17 @@ Test(perft, chess960_depth3, .timeout = 300)
 /* ------------------------------------------------------------------------ */
 /* perft_divide and perft_suite                                             */
 
-static char DivideLines[300][64];
-static int DivideCount;
+typedef struct {
+    char lines[300][64];
+    int count;
+} DivideLines;
 
-static void collect_line(const char *line)
+static void collect_line(void *ctx, const char *line)
 {
-    if (DivideCount < 300)
-        snprintf(DivideLines[DivideCount], sizeof DivideLines[0], "%s", line);
-    DivideCount++;
+    DivideLines *d = ctx;
+    if (d->count < 300)
+        snprintf(d->lines[d->count], sizeof d->lines[0], "%s", line);
+    d->count++;
 }
 
 static int run_suite_text(const char *text, int depth, bool c960)
@@ -254,21 +258,22 @@ Test(perft, divide_and_suite_runner)
         char err[256];
         cr_assert(pos_set_fen(pos, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
                               false, err, sizeof err));
+        DivideLines out;
         for (int threads = 1; threads <= 3; threads++) {
-            DivideCount = 0;
-            uint64_t total = perft_divide(pos, 3, threads, collect_line);
+            out.count = 0;
+            uint64_t total = perft_divide(pos, 3, threads, collect_line, &out);
             cr_assert_eq(total, 97862ULL);
-            cr_assert_eq(DivideCount, 48 + 2, "48 moves, a blank line and the total");
-            cr_assert_str_eq(DivideLines[48], "");
-            cr_assert_str_eq(DivideLines[49], "Nodes searched: 97862");
+            cr_assert_eq(out.count, 48 + 2, "48 moves, a blank line and the total");
+            cr_assert_str_eq(out.lines[48], "");
+            cr_assert_str_eq(out.lines[49], "Nodes searched: 97862");
             /* Each line is "move: count" and the counts add up. */
             uint64_t sum = 0;
             bool saw_castle = false;
             for (int i = 0; i < 48; i++) {
                 char mv[16];
                 unsigned long long c;
-                cr_assert_eq(sscanf(DivideLines[i], "%15[a-h1-8nbrq]: %llu", mv, &c), 2, "line '%s'",
-                             DivideLines[i]);
+                cr_assert_eq(sscanf(out.lines[i], "%15[a-h1-8nbrq]: %llu", mv, &c), 2, "line '%s'",
+                             out.lines[i]);
                 move_t m = move_from_uci(pos, mv);
                 cr_assert_neq(m, MOVE_NONE, "%s", mv);
                 pos_make_move(pos, m);
@@ -282,11 +287,11 @@ Test(perft, divide_and_suite_runner)
         }
         /* Chess960 notation in divide output. */
         pos->chess960 = true;
-        DivideCount = 0;
-        perft_divide(pos, 1, 1, collect_line);
+        out.count = 0;
+        perft_divide(pos, 1, 1, collect_line, &out);
         bool king_takes_rook = false;
-        for (int i = 0; i < DivideCount && i < 300; i++)
-            king_takes_rook |= !strncmp(DivideLines[i], "e1h1:", 5);
+        for (int i = 0; i < out.count && i < 300; i++)
+            king_takes_rook |= !strncmp(out.lines[i], "e1h1:", 5);
         cr_assert(king_takes_rook);
         free(pos);
     }

@@ -7,7 +7,8 @@
 #include <time.h>
 
 #include "../movegen/movegen.h"
-#include "../search/score.h"
+#include "../movegen/notation.h"
+#include "../movegen/score.h"
 #include "../search/search.h"
 #include "../search/level.h"
 #include "../search/see.h"

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../search/score.h"
+#include "../movegen/score.h"
 #include "../search/tt.h"
 
 TestSuite(tt);

@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../../movegen/movegen.h"
+#include "../../movegen/notation.h"
 #include "../../movegen/position.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);

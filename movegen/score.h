@@ -1,0 +1,32 @@
+/* Score constants shared by eval, search and the UCI output: the mate range
+ * and the known win. They sit at the bottom of the tree so that the
+ * evaluation can use them without knowing the search. */
+#ifndef ROKADE_SCORE_H
+#define ROKADE_SCORE_H
+
+#include "types.h"
+
+enum {
+    SCORE_DRAW = 0,
+    SCORE_KNOWN_WIN = 10000,
+    SCORE_MATE = 32000,
+    SCORE_INFINITE = 32001,
+    SCORE_NONE = 32002,
+    SCORE_MATE_IN_MAX = SCORE_MATE - MAX_PLY,
+    SCORE_MATED_IN_MAX = -SCORE_MATE_IN_MAX,
+};
+
+/* The evaluation scores a won ending against a lone king as a known win plus
+ * the strong side's material (at most 10850: 9 queens, 2 rooks, 2 bishops, 2
+ * knights) and a mating-pattern bonus (at most 480): under 12000 above
+ * SCORE_KNOWN_WIN. Such a score must never read as a mate. */
+_Static_assert(SCORE_KNOWN_WIN + 12000 < SCORE_MATE_IN_MAX, "a known win must stay below mates");
+
+static inline int mate_in(int ply) { return SCORE_MATE - ply; }
+static inline int mated_in(int ply) { return -SCORE_MATE + ply; }
+static inline bool is_mate_score(int s)
+{
+    return s >= SCORE_MATE_IN_MAX || s <= SCORE_MATED_IN_MAX;
+}
+
+#endif

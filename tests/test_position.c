@@ -1,0 +1,164 @@
+/* The Position's self-check (pos_is_consistent): it holds after every make,
+ * unmake and null move along random games, and it fails on copies corrupted
+ * one field at a time (a mailbox square without its bitboard, a stray
+ * bitboard bit, a key, the checkers, the side to move, a castling right). */
+#include <criterion/criterion.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../movegen/movegen.h"
+#include "../movegen/util.h"
+
+static void setup(void) { movegen_init(); }
+
+TestSuite(position, .init = setup);
+
+static const struct {
+    const char *fen;
+    bool c960;
+} Fens[] = {
+    {"rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1", false},
+    {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", false},
+    {"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", false},
+    {"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", false},
+    {"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", true},
+};
+
+static Position *new_position(int fi)
+{
+    Position *pos = calloc(1, sizeof *pos);
+    cr_assert_not_null(pos);
+    char err[256];
+    cr_assert(pos_set_fen(pos, Fens[fi].fen, Fens[fi].c960, err, sizeof err), "%s", err);
+    return pos;
+}
+
+Test(position, consistent_along_random_games, .timeout = 120)
+{
+    uint64_t rng = 0x5E1FC4EC;
+    const int nfens = (int)(sizeof Fens / sizeof Fens[0]);
+    for (int fi = 0; fi < nfens; fi++)
+        for (int game = 0; game < 4; game++) {
+            Position *pos = new_position(fi);
+            cr_assert(pos_is_consistent(pos), "%s", Fens[fi].fen);
+            for (int ply = 0; ply < 160; ply++) {
+                MoveList list;
+                gen_legal(pos, &list);
+                if (!list.count)
+                    break;
+                char fen[128];
+                pos_get_fen(pos, fen, sizeof fen);
+                for (int i = 0; i < list.count; i++) {
+                    pos_make_move(pos, list.moves[i]);
+                    cr_assert(pos_is_consistent(pos), "%s after move %04x", fen, list.moves[i]);
+                    pos_unmake_move(pos, list.moves[i]);
+                    cr_assert(pos_is_consistent(pos), "%s after unmaking %04x", fen, list.moves[i]);
+                }
+                if (!pos_in_check(pos)) {
+                    pos_make_null(pos);
+                    cr_assert(pos_is_consistent(pos), "%s after a null move", fen);
+                    pos_unmake_null(pos);
+                    cr_assert(pos_is_consistent(pos), "%s after unmaking a null move", fen);
+                }
+                pos_make_game_move(pos, list.moves[rng_next(&rng) % (uint64_t)list.count]);
+            }
+            free(pos);
+        }
+}
+
+/* A fresh middlegame position (kiwipete: castling rights, pawns, every
+ * piece type) for each corruption. */
+static Position *corruptible(void)
+{
+    Position *pos = new_position(1);
+    cr_assert(pos_is_consistent(pos));
+    return pos;
+}
+
+Test(position, inconsistent_copies_are_caught)
+{
+    Position *pos;
+    StateInfo *st;
+
+    /* A piece in the mailbox without its bitboards. */
+    pos = corruptible();
+    cr_assert_eq(pos->board[SQ_D4], NO_PIECE);
+    pos->board[SQ_D4] = W_KNIGHT;
+    cr_assert_not(pos_is_consistent(pos), "mailbox piece without bitboards");
+    free(pos);
+
+    /* A mailbox square emptied while its bitboards still hold the piece. */
+    pos = corruptible();
+    pos->board[SQ_A2] = NO_PIECE;
+    cr_assert_not(pos_is_consistent(pos), "bitboards without mailbox piece");
+    free(pos);
+
+    /* A mailbox piece of the wrong type. */
+    pos = corruptible();
+    pos->board[SQ_A2] = W_BISHOP;
+    cr_assert_not(pos_is_consistent(pos), "mailbox type differs from the bitboards");
+    free(pos);
+
+    /* A piece in a type bitboard only. */
+    pos = corruptible();
+    pos->by_type[ROOK] |= sq_bb(SQ_D4);
+    cr_assert_not(pos_is_consistent(pos), "stray type bit");
+    free(pos);
+
+    /* Colour bitboards that disagree with the occupancy. */
+    pos = corruptible();
+    pos->by_color[BLACK] |= sq_bb(SQ_A2);
+    cr_assert_not(pos_is_consistent(pos), "a square of both colours");
+    free(pos);
+
+    /* The incrementally kept keys. */
+    pos = corruptible();
+    st = &pos->hist[pos->hply];
+    st->key ^= 1;
+    cr_assert_not(pos_is_consistent(pos), "key");
+    free(pos);
+
+    pos = corruptible();
+    st = &pos->hist[pos->hply];
+    st->pawn_key ^= 1;
+    cr_assert_not(pos_is_consistent(pos), "pawn key");
+    free(pos);
+
+    /* Checkers and pins. */
+    pos = corruptible();
+    st = &pos->hist[pos->hply];
+    st->checkers |= sq_bb(SQ_E7);
+    cr_assert_not(pos_is_consistent(pos), "checkers");
+    free(pos);
+
+    pos = corruptible();
+    st = &pos->hist[pos->hply];
+    st->pinned ^= sq_bb(SQ_D2);
+    cr_assert_not(pos_is_consistent(pos), "pinned");
+    free(pos);
+
+    /* The side to move flipped (the other king is then capturable too, and
+     * the key and the ply count disagree). */
+    pos = corruptible();
+    pos->side = BLACK;
+    cr_assert_not(pos_is_consistent(pos), "side to move");
+    free(pos);
+
+    /* A castling right whose rook is gone (key kept in step, so only the
+     * rook check can see it). */
+    pos = new_position(2);
+    st = &pos->hist[pos->hply];
+    cr_assert_eq(st->castling, 0);
+    pos->castle_rook[CR_WK] = SQ_H1;
+    st->castling = WHITE_OO;
+    st->key = pos_compute_key(pos);
+    cr_assert_not(pos_is_consistent(pos), "castling right without a rook");
+    free(pos);
+
+    /* An e.p. square no double push can have made (key kept in step). */
+    pos = new_position(0);
+    st = &pos->hist[pos->hply];
+    st->ep = SQ_E6;
+    cr_assert_not(pos_is_consistent(pos), "e.p. square");
+    free(pos);
+}
