@@ -8,6 +8,7 @@
 
 #include "../movegen/notation.h"
 #include "../movegen/score.h"
+#include "../movegen/util.h"
 #include "../search/tt.h"
 
 bool report_init(UciReport *r, void (*print)(const char *line))
@@ -98,6 +99,7 @@ static void on_currmove(void *ctx, const Position *root, int depth, move_t move,
 static void on_bestmove(void *ctx, const Position *root, move_t best, move_t ponder)
 {
     UciReport *r = ctx;
+    r->bestmove_at = now_ms();
     if (best == MOVE_NONE) {
         r->print(pos_in_check(root) ? "info depth 0 score mate 0" : "info depth 0 score cp 0");
         r->print("bestmove (none)");

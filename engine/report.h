@@ -11,6 +11,7 @@ typedef struct {
     void (*print)(const char *line); /* one whole line, without newline */
     bool show_wdl;                   /* UCI_ShowWDL */
     Position *scratch;               /* for the PV's move text; report_init allocates it */
+    int64_t bestmove_at;             /* now_ms() when the last bestmove was printed */
 } UciReport;
 
 /* Prepares r to print through `print`; false when out of memory. */

@@ -260,6 +260,37 @@ static bool is_go_keyword(const char *w)
     return false;
 }
 
+enum { LAG_MAX_MS = 1000 };
+
+/* Learns the client's delay from two `go`s in a row of one game with our
+ * clock (the second one plies after the first), and returns the overhead
+ * to keep on this move: Move Overhead plus the delay seen, which fades by
+ * an eighth a move when it is not seen again. */
+static int move_overhead(Engine *e, const SearchLimits *lim)
+{
+    const int us = e->root.side;
+    const int64_t time = lim->clock.time[us], inc = lim->clock.inc[us] > 0 ? lim->clock.inc[us] : 0;
+    if (e->last_go.valid && time >= 0 && e->last_go.side == us
+        && e->root.game_ply == e->last_go.game_ply + 2
+        && e->report.bestmove_at >= e->last_go.started) {
+        int64_t charged = e->last_go.time - time + e->last_go.inc;
+        int64_t took = e->report.bestmove_at - e->last_go.started;
+        int64_t lag = charged - took;
+        lag = lag < 0 ? 0 : lag > LAG_MAX_MS ? LAG_MAX_MS : lag;
+        e->lag_ms = lag > e->lag_ms ? (int)lag : e->lag_ms - e->lag_ms / 8;
+        if (e->debug)
+            uci_print("info string debug: the client charged %lld ms for a move of %lld ms; "
+                      "delay kept back: %d ms", (long long)charged, (long long)took, e->lag_ms);
+    }
+    e->last_go.valid = time >= 0 && !lim->ponder && !lim->clock.movetime;
+    e->last_go.side = us;
+    e->last_go.game_ply = e->root.game_ply;
+    e->last_go.time = time;
+    e->last_go.inc = inc;
+    e->last_go.started = now_ms();
+    return e->move_overhead + e->lag_ms;
+}
+
 static void cmd_go(Engine *e, Tokens *t)
 {
     SearchLimits lim;
@@ -363,6 +394,7 @@ static void cmd_go(Engine *e, Tokens *t)
         uci_print("bestmove 0000");
         return;
     }
+    lim.clock.overhead = move_overhead(e, &lim);
     search_start(e->search, &e->root, &lim);
 }
 
@@ -471,6 +503,8 @@ static void cmd_ucinewgame(Engine *e, Tokens *t)
     (void)e;
     (void)t;
     e->position_error[0] = '\0';
+    e->last_go.valid = false;
+    e->lag_ms = 0;
     search_new_game(e->search);
 }
 

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "../movegen/movegen.h"
+#include "../movegen/notation.h"
 #include "../perft/perft.h"
 #include "harness.h"
 
@@ -1652,5 +1653,48 @@ Test(uci, info_lines_tell_the_truth)
             CHECK(e, moves - 1 == 3, "mate 2 with a pv of %d moves: %s", moves - 1, x);
         }
     }
+    eng_quit(e);
+}
+
+/* A client that charges more than the engine took (a slow GUI, a busy
+ * machine): the engine learns the delay from the clocks of consecutive
+ * moves and keeps it back from then on (said under debug on). */
+Test(uci, learns_the_delay_of_the_client)
+{
+    Engine *e = eng_start();
+    expect_no_error(e, "debug on");
+    eng_send(e, "position startpos");
+    sync_ready(e);
+    int64_t t0 = now_ms();
+    const char *bm = search(e, "go wtime 20000 btime 20000 winc 100 binc 100", 10000, NULL);
+    int64_t took = now_ms() - t0;
+    char mv[16] = "", reply[8], cmd[128];
+    field(bm, "bestmove", mv, sizeof mv);
+    Position *p = lib_pos(NULL, mv, false);
+    MoveList list;
+    gen_legal(p, &list);
+    move_to_uci(p, list.moves[0], reply);
+    free(p);
+    /* The client charges 400 ms more than the move took as seen here (a
+     * little longer than the engine itself sees it). */
+    eng_send(e, "position startpos moves %s %s", mv, reply);
+    snprintf(cmd, sizeof cmd, "go wtime %lld btime 20000 winc 100 binc 100",
+             (long long)(20000 + 100 - took - 400));
+    int mark;
+    search(e, cmd, 10000, &mark);
+    const char *said = NULL;
+    for (int i = mark; i < e->next; i++)
+        if (starts(e->lines[i], "info string debug: the client charged"))
+            said = e->lines[i];
+    CHECK(e, said, "no word of the client's delay under debug on");
+    const char *k = strstr(said, "delay kept back: ");
+    long long lag = k ? strtoll(k + 17, NULL, 10) : -1;
+    CHECK(e, lag >= 390 && lag <= 600, "a delay of 400 ms learned as %lld ms: %s", lag, said);
+    /* A new game forgets it. */
+    expect_no_error(e, "ucinewgame");
+    eng_send(e, "position startpos");
+    search(e, "go wtime 20000 btime 20000 winc 100 binc 100", 10000, &mark);
+    CHECK(e, count_from(e, mark, "info string debug: the client charged") == 0,
+          "a delay measured across games");
     eng_quit(e);
 }
