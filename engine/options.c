@@ -128,7 +128,8 @@ static const Option Options[] = {
     {"Ponder", OPTION_CHECK, 0, 0, 1, NULL, NULL,
      "lets the GUI send go ponder; the engine needs no setting"},
     {"Move Overhead", OPTION_SPIN, 20, 0, 5000, set_move_overhead, NULL,
-     "milliseconds kept back on every move for GUI and network delays"},
+     "milliseconds kept back on every move for GUI and network delays (plus any delay the "
+     "engine sees the GUI add)"},
     {"Clear Hash", OPTION_BUTTON, 0, 0, 0, clear_hash, NULL,
      "clears the hash table and the histories, as ucinewgame does"},
     {"UCI_Chess960", OPTION_CHECK, 0, 0, 1, set_chess960, NULL,
