@@ -853,6 +853,8 @@ class Stress:
         if errs:
             self.stats["rejections"] += 1
             self.check_d(what + ": refused, so the position must be unchanged")
+            # go would refuse too until a position is accepted: the game again.
+            self.restore(what + ": the game again")
             return
         if self.args.strict and strict_bad:
             raise Failure("%s: accepted without an error (--strict)" % what)
