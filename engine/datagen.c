@@ -62,8 +62,8 @@ static bool number(const char *name, const char *v, long long min, long long max
     return false;
 }
 
-static const char *const OptionNames[] = {"out",    "games", "threads", "nodes", "random", "frc",
-                                          "book",   "format", "seed",   "pgn",   NULL};
+static const char *const OptionNames[] = {"out",  "games",  "threads", "nodes", "random", "frc",
+                                          "book", "format", "seed",    "pgn",   NULL};
 
 static bool known_option(const char *name)
 {
@@ -162,8 +162,9 @@ bool datagen_parse(const char *args, DatagenOptions *opt, char *err, size_t errl
         return false;
     }
     if (*opt->pgn && play_option) {
-        snprintf(err, errlen, "'pgn FILE' converts a PGN to the game format: it takes only 'out "
-                              "FILE'");
+        snprintf(err, errlen,
+                 "'pgn FILE' converts a PGN to the game format: it takes only 'out "
+                 "FILE'");
         return false;
     }
     return true;
@@ -182,8 +183,9 @@ bool datagen_genfens(const char *args, void (*print)(const char *line), char *er
     OpeningRules rules = {NULL, -1, 0};
     bool random_given = false;
     if (tok_next(&t, word, sizeof word) == 0 || !parse_int(word, 1, 100000000, &count)) {
-        snprintf(err, errlen, "usage: genfens N seed S book <FILE|None> [frc P] [random N] "
-                              "(N from 1 to 100000000)");
+        snprintf(err, errlen,
+                 "usage: genfens N seed S book <FILE|None> [frc P] [random N] "
+                 "(N from 1 to 100000000)");
         return false;
     }
     if (tok_next(&t, word, sizeof word) == 0 || strcmp(word, "seed") != 0
@@ -486,9 +488,10 @@ static int open_output(const DatagenOptions *opt, char *err, size_t errlen)
                 close(rfd);
         }
         if (!whole) {
-            snprintf(err, errlen, "'%s' does not end with a whole %s (another format, or cut "
-                     "off): not appending to it", opt->out,
-                     opt->format == DATAGEN_FORMAT_PACKED ? "32-byte record" : "game");
+            snprintf(err, errlen,
+                     "'%s' does not end with a whole %s (another format, or cut "
+                     "off): not appending to it",
+                     opt->out, opt->format == DATAGEN_FORMAT_PACKED ? "32-byte record" : "game");
             close(fd);
             return -1;
         }
@@ -515,7 +518,12 @@ static bool convert_pgn(const DatagenOptions *opt, void (*print)(const char *lin
         snprintf(err, errlen, "cannot write to '%s': %s", opt->out, strerror(errno));
         ok = false;
     }
-    DatagenStats st = {ps.games, ps.skipped, ps.positions, ps.white_wins, ps.draws, ps.black_wins,
+    DatagenStats st = {ps.games,
+                       ps.skipped,
+                       ps.positions,
+                       ps.white_wins,
+                       ps.draws,
+                       ps.black_wins,
                        (double)(now_ms() - t0) / 1000.0};
     if (ok && print) {
         char line[1400];

@@ -76,17 +76,17 @@ enum {
 typedef enum { DATAGEN_FORMAT_GAME, DATAGEN_FORMAT_PACKED } DatagenFormat;
 
 typedef struct {
-    char out[1024];   /* required */
-    char book[1024];  /* "" = start position */
-    char pgn[1024];   /* "": play games; else convert this PGN file (engine/pgn.h) */
+    char out[1024];  /* required */
+    char book[1024]; /* "" = start position */
+    char pgn[1024];  /* "": play games; else convert this PGN file (engine/pgn.h) */
     long long games;
-    int threads;      /* 0 = every CPU */
+    int threads; /* 0 = every CPU */
     uint64_t nodes;
-    int random;       /* -1 = default (8 or 9; 0 with a book) */
-    int frc;          /* percent of Chess960 starts; -1 = default (10; 0 with a book) */
+    int random; /* -1 = default (8 or 9; 0 with a book) */
+    int frc;    /* percent of Chess960 starts; -1 = default (10; 0 with a book) */
     DatagenFormat format;
     uint64_t seed;
-    bool seed_given;  /* false: a new random seed */
+    bool seed_given; /* false: a new random seed */
 } DatagenOptions;
 
 typedef struct {

@@ -19,19 +19,19 @@ typedef struct Engine {
      * the next accepted one or `ucinewgame`, `go` refuses to search the old
      * position, whose move the client would take for one of the new. */
     char position_error[240];
-    Search *search;    /* the search instance, with its table and threads */
-    UciReport report;  /* how its results are printed (UCI_ShowWDL) */
+    Search *search;   /* the search instance, with its table and threads */
+    UciReport report; /* how its results are printed (UCI_ShowWDL) */
     /* The delay between our bestmove and the client's clock, learned from
      * the clocks of consecutive `go`s of one game: when the client charges
      * more than the search took, the difference (a slow client, a busy
      * machine) is kept back on later moves as well as Move Overhead. */
     struct {
-        bool valid;          /* the last go had our clock and was no ponder search */
-        int side, game_ply;  /* its position */
-        int64_t time, inc;   /* our clock and increment then, ms */
-        int64_t started;     /* now_ms() when it started */
+        bool valid;         /* the last go had our clock and was no ponder search */
+        int side, game_ply; /* its position */
+        int64_t time, inc;  /* our clock and increment then, ms */
+        int64_t started;    /* now_ms() when it started */
     } last_go;
-    int lag_ms;            /* the learned delay (0 .. LAG_MAX_MS) */
+    int lag_ms; /* the learned delay (0 .. LAG_MAX_MS) */
 } Engine;
 
 /* The options the search holds (MultiPV, the play level): the engine's one

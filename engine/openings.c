@@ -214,4 +214,3 @@ bool opening_make(const OpeningRules *o, uint64_t seed, long long index, Search 
     memcpy(pos, best, sizeof *pos);
     return false;
 }
-

@@ -22,7 +22,7 @@
 typedef enum { OPTION_SPIN, OPTION_CHECK, OPTION_BUTTON } OptionType;
 
 typedef struct {
-    const char *name;        /* as `uci` lists it; `setoption` ignores case */
+    const char *name; /* as `uci` lists it; `setoption` ignores case */
     OptionType type;
     long long def, min, max; /* spin: default and range; check: default 0 or 1 */
     /* Applies a value: spin parsed and clamped, check 0 or 1, button 0.
@@ -31,7 +31,7 @@ typedef struct {
     /* The value in force, for setters that reallocate (NULL otherwise):
      * options_init leaves an option alone that already has its default. */
     long long (*current)(Engine *e);
-    const char *help;        /* one line, no Markdown: `help` and the README row */
+    const char *help; /* one line, no Markdown: `help` and the README row */
 } Option;
 
 enum { HASH_MAX_MB = 33554432 };
@@ -59,16 +59,18 @@ static void set_hash(Engine *e, long long mb)
         got /= 2;
     if (search_hash_mb(e->search) != (size_t)got) {
         uci_print("info string error: cannot allocate a table of %lld MB or less; table kept at "
-                  "%zu MB", want, search_hash_mb(e->search));
+                  "%zu MB",
+                  want, search_hash_mb(e->search));
         return;
     }
     if (mb > max)
         uci_print("info string error: Hash %lld MB is more than this machine can give (%lld MB); "
-                  "set to %lld MB%s", mb, max, got,
-                  got < max ? ", the largest that could be had" : "");
+                  "set to %lld MB%s",
+                  mb, max, got, got < max ? ", the largest that could be had" : "");
     else if (got < mb)
         uci_print("info string error: cannot allocate %lld MB; set to %lld MB, the largest "
-                  "that could be had", mb, got);
+                  "that could be had",
+                  mb, got);
 }
 
 static long long hash_mb(Engine *e)

@@ -9,10 +9,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../movegen/notation.h"
 #include "../movegen/movegen.h"
-#include "../movegen/viriformat.h"
+#include "../movegen/notation.h"
 #include "../movegen/score.h"
+#include "../movegen/viriformat.h"
 
 /* ------------------------------------------------------------------------ */
 /* Lexer                                                                    */
@@ -27,9 +27,9 @@ typedef struct {
     /* The token just read and the line it starts on. */
     TokType type;
     int tok_line;
-    char name[64];        /* TOK_TAG */
-    char text[TEXT_MAX];  /* tag value, comment or symbol (truncated) */
-    bool long_text;       /* the symbol did not fit */
+    char name[64];       /* TOK_TAG */
+    char text[TEXT_MAX]; /* tag value, comment or symbol (truncated) */
+    bool long_text;      /* the symbol did not fit */
 } Lexer;
 
 static int lx_get(Lexer *lx)
@@ -56,10 +56,7 @@ static void lx_put(char *buf, size_t cap, size_t *n, int c)
     buf[*n < cap ? *n : cap - 1] = '\0';
 }
 
-static bool is_symbol_char(int c)
-{
-    return c != EOF && !isspace(c) && !strchr("{}()[];$\"", c);
-}
+static bool is_symbol_char(int c) { return c != EOF && !isspace(c) && !strchr("{}()[];$\"", c); }
 
 /* Skips a variation, whose comments may hold parentheses. */
 static void lx_skip_variation(Lexer *lx)
@@ -190,9 +187,8 @@ static move_t parse_move(const Position *pos, const char *text, char *why, size_
         return MOVE_NONE;
     }
     /* UCI text (e2e4, e7e8q, e1h1). */
-    if (n >= 4 && n <= 5 && s[0] >= 'a' && s[0] <= 'h' && s[1] >= '1' && s[1] <= '8'
-        && s[2] >= 'a' && s[2] <= 'h' && s[3] >= '1' && s[3] <= '8'
-        && (n == 4 || strchr("nbrq", s[4]))) {
+    if (n >= 4 && n <= 5 && s[0] >= 'a' && s[0] <= 'h' && s[1] >= '1' && s[1] <= '8' && s[2] >= 'a'
+        && s[2] <= 'h' && s[3] >= '1' && s[3] <= '8' && (n == 4 || strchr("nbrq", s[4]))) {
         move_t m = move_from_uci(pos, s);
         if (m != MOVE_NONE)
             return m;
@@ -239,8 +235,8 @@ static move_t parse_move(const Position *pos, const char *text, char *why, size_
     for (int i = 0; i < list.count; i++) {
         move_t m = list.moves[i];
         int from = move_from(m);
-        if (move_kind(m) == MOVE_CASTLING || move_to(m) != to
-            || piece_type(pos->board[from]) != pt || (from_file >= 0 && file_of(from) != from_file)
+        if (move_kind(m) == MOVE_CASTLING || move_to(m) != to || piece_type(pos->board[from]) != pt
+            || (from_file >= 0 && file_of(from) != from_file)
             || (from_rank >= 0 && rank_of(from) != from_rank))
             continue;
         if ((move_kind(m) == MOVE_PROMOTION ? move_promo(m) : 0) != promo)
@@ -304,9 +300,9 @@ static bool parse_score(const char *comment, int *score)
 typedef struct {
     Position *start, *pos;
     move_t *moves;
-    int16_t *scores;      /* White's view */
-    int *lines;           /* of each move */
-    uint8_t *state;       /* per move: 0 no comment yet, 1 scored, 2 book, 3 other */
+    int16_t *scores; /* White's view */
+    int *lines;      /* of each move */
+    uint8_t *state;  /* per move: 0 no comment yet, 1 scored, 2 book, 3 other */
     int plies, cap;
     long long number;
     int start_line;
@@ -359,8 +355,8 @@ static bool game_grow(Game *g)
 static bool variant_is_960(const char *v, bool *known)
 {
     static const char *const Standard[] = {"", "standard", "normal", "chess", NULL};
-    static const char *const C960[] = {"chess960", "chess 960", "fischerandom", "fischer random",
-                                       "frc", "960", NULL};
+    static const char *const C960[] = {
+        "chess960", "chess 960", "fischerandom", "fischer random", "frc", "960", NULL};
     char low[64];
     size_t i = 0;
     for (; v[i] && i + 1 < sizeof low; i++)
@@ -476,8 +472,7 @@ static void game_end(Game *g, Sink *k, const char *result, int line)
         if (line)
             snprintf(where, sizeof where, "before line %d", line);
         game_bad(g, g->start_line, "the game is cut off: no result %s", where);
-    }
-    else if (!strcmp(result, "*"))
+    } else if (!strcmp(result, "*"))
         game_bad(g, line, "%s", "unfinished game (*)");
     if (!g->bad && !g->moving)
         game_bad(g, line, "%s", "no moves");

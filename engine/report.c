@@ -128,6 +128,9 @@ static void on_note(void *ctx, const char *text)
 
 SearchReporter report_callbacks(UciReport *r)
 {
-    return (SearchReporter){.ctx = r, .line = on_line, .currmove = on_currmove, .note = on_note,
+    return (SearchReporter){.ctx = r,
+                            .line = on_line,
+                            .currmove = on_currmove,
+                            .note = on_note,
                             .bestmove = on_bestmove};
 }

@@ -6,24 +6,24 @@
 #include "uci.h"
 
 #include <ctype.h>
+#include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <limits.h>
 #include <time.h>
 
 #include "../bench/bench.h"
-#include "datagen.h"
-#include "engine.h"
-#include "options.h"
 #include "../eval/eval.h"
 #include "../movegen/movegen.h"
 #include "../movegen/notation.h"
 #include "../movegen/util.h"
 #include "../perft/perft.h"
 #include "../search/search.h"
+#include "datagen.h"
+#include "engine.h"
+#include "options.h"
 
 /* The only file-scope state of the front end: the lock that keeps the
  * lines of the search threads and of the loop whole, and the one engine
@@ -159,8 +159,8 @@ static void cmd_display(Engine *e, Tokens *t)
     line[0] = '\0';
     while (ch) {
         int sq = pop_lsb(&ch);
-        o += snprintf(line + o, sizeof line - (size_t)o, "%s%c%c", o ? " " : "",
-                      'a' + file_of(sq), '1' + rank_of(sq));
+        o += snprintf(line + o, sizeof line - (size_t)o, "%s%c%c", o ? " " : "", 'a' + file_of(sq),
+                      '1' + rank_of(sq));
     }
     uci_print("Checkers: %s", o ? line : "-");
     uci_print("State: %s", game_state_text(pos_game_state(&e->root)));
@@ -228,7 +228,8 @@ static void cmd_perftsuite(Engine *e, Tokens *t)
     long long d = 5;
     bool c960 = e->chess960;
     if (!tok_next(t, path, sizeof path)) {
-        uci_print("info string error: perftsuite needs a file: perftsuite FILE [maxdepth] [chess960]");
+        uci_print(
+            "info string error: perftsuite needs a file: perftsuite FILE [maxdepth] [chess960]");
         return;
     }
     while (tok_next(t, word, sizeof word)) {
@@ -251,9 +252,9 @@ static void cmd_perftsuite(Engine *e, Tokens *t)
 
 static bool is_go_keyword(const char *w)
 {
-    static const char *const Keys[] = {"searchmoves", "ponder", "wtime", "btime", "winc", "binc",
-                                       "movestogo", "depth", "nodes", "mate", "movetime",
-                                       "infinite", "perft", NULL};
+    static const char *const Keys[] = {"searchmoves", "ponder",    "wtime", "btime", "winc",
+                                       "binc",        "movestogo", "depth", "nodes", "mate",
+                                       "movetime",    "infinite",  "perft", NULL};
     for (int i = 0; Keys[i]; i++)
         if (!strcmp(w, Keys[i]))
             return true;
@@ -280,7 +281,8 @@ static int move_overhead(Engine *e, const SearchLimits *lim)
         e->lag_ms = lag > e->lag_ms ? (int)lag : e->lag_ms - e->lag_ms / 8;
         if (e->debug)
             uci_print("info string debug: the client charged %lld ms for a move of %lld ms; "
-                      "delay kept back: %d ms", (long long)charged, (long long)took, e->lag_ms);
+                      "delay kept back: %d ms",
+                      (long long)charged, (long long)took, e->lag_ms);
     }
     e->last_go.valid = time >= 0 && !lim->ponder && !lim->clock.movetime;
     e->last_go.side = us;
@@ -309,8 +311,9 @@ static void cmd_go(Engine *e, Tokens *t)
             while ((have_word = tok_next(t, word, sizeof word)) && !is_go_keyword(word)) {
                 move_t m = move_from_uci(&e->root, word);
                 if (m == MOVE_NONE) {
-                    uci_print("info string error: searchmoves: '%s' is not a legal move (go ignored)",
-                              word);
+                    uci_print(
+                        "info string error: searchmoves: '%s' is not a legal move (go ignored)",
+                        word);
                     return;
                 }
                 if (lim.searchmoves_count < MAX_MOVES)
@@ -321,7 +324,9 @@ static void cmd_go(Engine *e, Tokens *t)
             char key[64], val[64] = "";
             snprintf(key, sizeof key, "%s", word);
             long long v, lo = !strcmp(key, "wtime") || !strcmp(key, "btime") ? LLONG_MIN : 0;
-            long long hi = !strcmp(key, "perft") ? 20 : !strcmp(key, "depth") ? 1000 : LLONG_MAX / 4;
+            long long hi = !strcmp(key, "perft")   ? 20
+                           : !strcmp(key, "depth") ? 1000
+                                                   : LLONG_MAX / 4;
             /* Saturating, so that a clock too negative for long long is still
              * just negative (treated as 0 below). */
             if (!tok_next(t, val, sizeof val) || !parse_int_saturating(val, &v) || v < lo
@@ -390,7 +395,8 @@ static void cmd_go(Engine *e, Tokens *t)
         /* Not the old position: its move would be taken for one of the
          * position the client meant. */
         uci_print("info string error: go: the last position command was refused (%s); not "
-                  "searching the position before it", e->position_error);
+                  "searching the position before it",
+                  e->position_error);
         uci_print("bestmove 0000");
         return;
     }
@@ -602,7 +608,8 @@ static const Command Commands[] = {
     {"perftsuite", cmd_perftsuite, false, "perftsuite <file> [maxdepth] [chess960]",
      "checks an EPD perft suite"},
     {"datagen", cmd_datagen, false,
-     "datagen out <file> [games N] [nodes N] [format game|packed] ... | datagen pgn <in> out <file>",
+     "datagen out <file> [games N] [nodes N] [format game|packed] ... | datagen pgn <in> out "
+     "<file>",
      "self-play training data, or an OpenBench PGN converted ('datagen help' for details)"},
     {"genfens", cmd_genfens, false, "genfens N seed S book <file|None> [frc P] [random N]",
      "N opening FENs for OpenBench's datagen, from the seed alone"},

@@ -16,9 +16,19 @@ const int PieceValue[PIECE_TYPE_NB] = {0, 100, 320, 330, 500, 950, 0};
 
 static const int PhaseW[PIECE_TYPE_NB] = {0, 0, 1, 1, 2, 4, 0};
 
-enum { T_MATERIAL, T_PSQ, T_MOBILITY, T_PAWNS, T_PASSED, T_PIECES, T_THREATS, T_KING, T_SPACE,
-       T_NB };
-static const char *const TermNames[T_NB] = {"Material", "Placement", "Mobility",
+enum {
+    T_MATERIAL,
+    T_PSQ,
+    T_MOBILITY,
+    T_PAWNS,
+    T_PASSED,
+    T_PIECES,
+    T_THREATS,
+    T_KING,
+    T_SPACE,
+    T_NB
+};
+static const char *const TermNames[T_NB] = {"Material", "Placement",    "Mobility",
                                             "Pawns",    "Passed pawns", "Pieces",
                                             "Threats",  "King safety",  "Space"};
 
@@ -92,8 +102,7 @@ static FORCE_INLINE bitboard_t eval_pawns(const Position *pos, int us, score_t *
         bitboard_t beyond = ahead & ~rank_bb(rank_of(sq)); /* the ranks in front */
         if (!(adj & our_pawns))
             term(&t[T_PAWNS], coef, W_ISOLATED, 1);
-        else if (!(adj & ~beyond & our_pawns)
-                 && (sq_bb(sq + pawn_push(us)) & their_pawn_att))
+        else if (!(adj & ~beyond & our_pawns) && (sq_bb(sq + pawn_push(us)) & their_pawn_att))
             term(&t[T_PAWNS], coef, W_BACKWARD, 1);
         if (front & our_pawns)
             term(&t[T_PAWNS], coef, W_DOUBLED, 1);
@@ -127,8 +136,8 @@ static FORCE_INLINE void eval_pieces(const Position *pos, int us, EvalInfo *ei, 
     const bitboard_t ours = pos->by_color[us];
     const bitboard_t our_pawns = pos_pieces(pos, us, PAWN);
     const bitboard_t their_pawns = pos_pieces(pos, them, PAWN);
-    const bitboard_t mob_area =
-        ~(ours & (pos->by_type[PAWN] | pos->by_type[KING])) & ~ei->att[them][PAWN];
+    const bitboard_t mob_area = ~(ours & (pos->by_type[PAWN] | pos->by_type[KING]))
+                                & ~ei->att[them][PAWN];
     const bitboard_t their_zone = ei->zone[them];
     const bitboard_t rank7 = us == WHITE ? RANK_7_BB : RANK_2_BB;
     const bitboard_t rank8 = us == WHITE ? RANK_8_BB : RANK_1_BB;
@@ -177,7 +186,8 @@ static FORCE_INLINE void eval_pieces(const Position *pos, int us, EvalInfo *ei, 
                 term(&t[T_MOBILITY], coef, W_MOB_BISHOP + mob, 1);
                 term(&t[T_PIECES], coef, W_BISHOP_PAWNS,
                      popcount(our_pawns
-                              & (sq_bb(sq) & DARK_SQUARES_BB ? DARK_SQUARES_BB : ~DARK_SQUARES_BB)));
+                              & (sq_bb(sq) & DARK_SQUARES_BB ? DARK_SQUARES_BB
+                                                             : ~DARK_SQUARES_BB)));
                 if (sq_bb(sq) & outposts)
                     term(&t[T_PIECES], coef, W_OUTPOST_BISHOP, 1);
                 if (more_than_one(bishop_attacks(sq, pos->by_type[PAWN]) & CENTRE_BB))
@@ -218,8 +228,8 @@ static FORCE_INLINE void eval_pieces(const Position *pos, int us, EvalInfo *ei, 
 
 /* What needs both sides' attack maps: passed pawns' paths and king
  * distances, threats, king safety, space. */
-static FORCE_INLINE void eval_attacks(const Position *pos, int us, EvalInfo *ei,
-                                      score_t *t, int *coef)
+static FORCE_INLINE void eval_attacks(const Position *pos, int us, EvalInfo *ei, score_t *t,
+                                      int *coef)
 {
     const int them = !us;
     const bitboard_t occ = pos_occupied(pos);
@@ -261,8 +271,7 @@ static FORCE_INLINE void eval_attacks(const Position *pos, int us, EvalInfo *ei,
     bitboard_t push = pawn_forward(us, our_pawns) & ~occ;
     push |= pawn_forward(us, push & third) & ~occ;
     push &= ~ei->att[them][PAWN] & (ei->att[us][0] | ~ei->att[them][0]);
-    term(&t[T_THREATS], coef, W_THREAT_PUSH,
-         popcount(pawn_attacks_bb(us, push) & their_pieces));
+    term(&t[T_THREATS], coef, W_THREAT_PUSH, popcount(pawn_attacks_bb(us, push) & their_pieces));
     /* Weak enemies attacked by minors, rooks, the king. */
     const bitboard_t strong = ei->att[them][PAWN] | (ei->att2[them] & ~ei->att2[us]);
     const bitboard_t weak_enemies = theirs & ~pos->by_type[KING] & ei->att[us][0] & ~strong;
@@ -284,7 +293,7 @@ static FORCE_INLINE void eval_attacks(const Position *pos, int us, EvalInfo *ei,
         term(&t[T_THREATS], coef, W_KNIGHT_ON_QUEEN,
              popcount(knight_attacks(qsq) & ei->att[us][KNIGHT] & safe));
         const bitboard_t slide = (bishop_attacks(qsq, occ) & ei->att[us][BISHOP])
-                               | (rook_attacks(qsq, occ) & ei->att[us][ROOK]);
+                                 | (rook_attacks(qsq, occ) & ei->att[us][ROOK]);
         term(&t[T_THREATS], coef, W_SLIDER_ON_QUEEN, popcount(slide & safe & ei->att2[us]));
     }
 
@@ -299,12 +308,12 @@ static FORCE_INLINE void eval_attacks(const Position *pos, int us, EvalInfo *ei,
     for (int k = 0; k < 4; k++)
         term(&t[T_KING], coef, W_SAFE_CHECK + k, kd[KD_CHECKS + k]);
     const bitboard_t weak = ei->att[us][0] & ~ei->att2[them]
-                          & (~ei->att[them][0] | ei->att[them][KING] | ei->att[them][QUEEN]);
+                            & (~ei->att[them][0] | ei->att[them][KING] | ei->att[them][QUEEN]);
     kd[KD_WEAK] = popcount(weak & ei->zone[them]);
     term(&t[T_KING], coef, W_KING_ZONE_WEAK, kd[KD_WEAK]);
     const int kf = file_of(their_king), kr = relative_rank(us, their_king);
     const bitboard_t king_files = file_bb(kf) | (kf > 0 ? file_bb(kf - 1) : 0)
-                                | (kf < 7 ? file_bb(kf + 1) : 0);
+                                  | (kf < 7 ? file_bb(kf + 1) : 0);
     const bitboard_t storm = our_pawns & king_files;
     const bitboard_t their_pawns = pos_pieces(pos, them, PAWN);
     kd[KD_BIAS] = 1;
@@ -339,8 +348,8 @@ static FORCE_INLINE void eval_attacks(const Position *pos, int us, EvalInfo *ei,
 
     /* Space: safe central squares on our side, doubly behind our pawns. */
     const bitboard_t centre = (file_bb(2) | file_bb(3) | file_bb(4) | file_bb(5))
-                            & (us == WHITE ? RANK_2_BB | RANK_3_BB | RANK_4_BB
-                                           : RANK_7_BB | RANK_6_BB | RANK_5_BB);
+                              & (us == WHITE ? RANK_2_BB | RANK_3_BB | RANK_4_BB
+                                             : RANK_7_BB | RANK_6_BB | RANK_5_BB);
     const bitboard_t space = centre & ~our_pawns & ~ei->att[them][PAWN];
     const bitboard_t behind = space & fill_forward(them, our_pawns);
     const int pieces = popcount(ours & ~pos->by_type[PAWN] & ~pos->by_type[KING]);
@@ -399,7 +408,8 @@ static FORCE_INLINE int scale_factor(const Position *pos, int strong)
             return 0;
         int diff = 0;
         for (int pt = KNIGHT; pt <= QUEEN; pt++)
-            diff += PieceValue[pt] * (popcount(pos_pieces(pos, strong, pt)) - popcount(pos_pieces(pos, weak, pt)));
+            diff += PieceValue[pt]
+                    * (popcount(pos_pieces(pos, strong, pt)) - popcount(pos_pieces(pos, weak, pt)));
         if (diff < 400)
             return 16;
         /* Two knights cannot force mate. */
@@ -407,7 +417,8 @@ static FORCE_INLINE int scale_factor(const Position *pos, int strong)
             return 8;
     }
     bitboard_t bishops = pos->by_type[BISHOP];
-    if (popcount(pos_pieces(pos, WHITE, BISHOP)) == 1 && popcount(pos_pieces(pos, BLACK, BISHOP)) == 1
+    if (popcount(pos_pieces(pos, WHITE, BISHOP)) == 1
+        && popcount(pos_pieces(pos, BLACK, BISHOP)) == 1
         && !(pos_occupied(pos) & (pos->by_type[KNIGHT] | pos->by_type[ROOK] | pos->by_type[QUEEN]))
         && popcount(bishops & DARK_SQUARES_BB) == 1)
         return 24;

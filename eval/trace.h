@@ -14,12 +14,12 @@ typedef struct {
     int coef[N_WEIGHTS];
     int kd[COLOR_NB][KD_NB]; /* king-danger features of each colour's attack (weights.h) */
     int cx[CX_NB];           /* complexity features (weights.h) */
-    int phase;            /* 0 (pawn endings) .. 24 (all pieces) */
-    int scale[COLOR_NB];  /* eg scale out of 64 when that colour is the stronger (eg > 0 White) */
-    int side;             /* side to move */
-    bool dead;            /* a dead position: the evaluation is 0 */
-    int fixed;            /* not 0: the evaluation, whatever the weights (a lone
-                           * king against mating material, side to move's view) */
+    int phase;               /* 0 (pawn endings) .. 24 (all pieces) */
+    int scale[COLOR_NB]; /* eg scale out of 64 when that colour is the stronger (eg > 0 White) */
+    int side;            /* side to move */
+    bool dead;           /* a dead position: the evaluation is 0 */
+    int fixed;           /* not 0: the evaluation, whatever the weights (a lone
+                          * king against mating material, side to move's view) */
 } EvalTrace;
 
 /* eval_position, filling *tr. */

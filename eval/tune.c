@@ -25,14 +25,13 @@ enum { EXIT_BAD = 2, MAX_THREADS = 256 };
 static const char *const PieceNames[] = {"pawn", "knight", "bishop", "rook", "queen", "king"};
 static const char *const RankNames[] = {"rank2", "rank3", "rank4", "rank5", "rank6", "rank7"};
 static const char *const StormNames[] = {"1", "2", "3", "4"};
-static const char *const ShelterNames[] = {"side.1", "side.2", "side.3", "side.4", "side.5",
-                                           "side.6", "side.none", "king.1", "king.2", "king.3",
-                                           "king.4", "king.5", "king.6", "king.none"};
+static const char *const ShelterNames[] = {"side.1", "side.2",    "side.3", "side.4",   "side.5",
+                                           "side.6", "side.none", "king.1", "king.2",   "king.3",
+                                           "king.4", "king.5",    "king.6", "king.none"};
 
-static const char *const KdNames[] = {"bias",         "knights",      "bishops",    "rooks",
-                                      "queens",       "zone_att",     "check.knight",
-                                      "check.bishop", "check.rook",   "check.queen",
-                                      "weak",         "no_queen",     "open_files", "flank"};
+static const char *const KdNames[] = {
+    "bias",         "knights",    "bishops",     "rooks", "queens",   "zone_att",   "check.knight",
+    "check.bishop", "check.rook", "check.queen", "weak",  "no_queen", "open_files", "flank"};
 
 static const char *const CxNames[] = {"bias",       "pawns",      "passed",
                                       "both_wings", "pawns_only", "outflanking"};
@@ -106,8 +105,8 @@ static const struct {
     {"tempo", "W_TEMPO", W_TEMPO, 1, SUB_NONE, NULL},
 };
 
-static char Name[N_WEIGHTS][40];    /* "material.pawn" */
-static char Index[N_WEIGHTS][40];   /* "W_MATERIAL + 0" */
+static char Name[N_WEIGHTS][40];  /* "material.pawn" */
+static char Index[N_WEIGHTS][40]; /* "W_MATERIAL + 0" */
 
 static _Noreturn void fail(const char *fmt, ...)
 {
@@ -133,8 +132,8 @@ static void init_names(void)
                 snprintf(Index[i], sizeof Index[i], "%s + %d", Groups[g].enum_name, k);
             } else if (Groups[g].kind == SUB_PSQT) {
                 char sq[3] = {(char)('a' + k % 8), (char)('1' + k / 8 % 8), '\0'};
-                snprintf(Name[i], sizeof Name[i], "%s.%s.%s", Groups[g].name,
-                         Groups[g].sub[k / 64], sq);
+                snprintf(Name[i], sizeof Name[i], "%s.%s.%s", Groups[g].name, Groups[g].sub[k / 64],
+                         sq);
                 snprintf(Index[i], sizeof Index[i], "%s + 64 * %d + SQ_%c%c", Groups[g].enum_name,
                          k / 64, sq[0] - 'a' + 'A', sq[1]);
             } else if (Groups[g].kind == SUB_COUNT) {
@@ -154,8 +153,8 @@ static void init_names(void)
 
 typedef struct {
     int epochs, threads;
-    long batch;             /* 0: the whole data set */
-    double lr, lambda, k;   /* k <= 0: fit it */
+    long batch;           /* 0: the whole data set */
+    double lr, lambda, k; /* k <= 0: fit it */
     const char *out;
     const char *freeze;
     bool list;
@@ -357,7 +356,7 @@ typedef struct {
     size_t begin, end;
     DataSet out;
     size_t dead;
-    size_t bad;       /* first bad record, or SIZE_MAX */
+    size_t bad; /* first bad record, or SIZE_MAX */
     char err[200];
 } LoadJob;
 
@@ -407,8 +406,8 @@ static void *load_worker(void *arg)
         for (int c = WHITE; c <= BLACK && job->bad == SIZE_MAX; c++)
             for (int k = 0; k < KD_NB; k++) {
                 if (tr.kd[c][k] < 0 || tr.kd[c][k] > UINT8_MAX) {
-                    snprintf(job->err, sizeof job->err, "internal: king-danger feature %d is %d",
-                             k, tr.kd[c][k]);
+                    snprintf(job->err, sizeof job->err, "internal: king-danger feature %d is %d", k,
+                             tr.kd[c][k]);
                     job->bad = r;
                     break;
                 }
@@ -457,8 +456,8 @@ static void load_file(const char *path, DataSet *d, size_t *dead)
         fail("cannot read %s: not a regular file", path);
     long long size = (long long)st.st_size;
     if (size == 0 || size % PACKED_SIZE)
-        fail("%s: size %lld bytes is not a positive multiple of %d (one packed record)", path,
-             size, PACKED_SIZE);
+        fail("%s: size %lld bytes is not a positive multiple of %d (one packed record)", path, size,
+             PACKED_SIZE);
     size_t n = (size_t)size / PACKED_SIZE;
     PackedPos *rec = malloc(n * sizeof *rec);
     if (!rec)
@@ -714,8 +713,7 @@ static int check_gradient(const DataSet *all)
         if (mi.kink >= 1.0)
             sub.pos[sub.npos++] = all->pos[i];
     }
-    printf("gradient check: %zu of %zu positions at least 1 cp from a kink\n", sub.npos,
-           all->npos);
+    printf("gradient check: %zu of %zu positions at least 1 cp from a kink\n", sub.npos, all->npos);
     if (!sub.npos)
         fail("gradient check: no position to check on");
     static double g[N_WEIGHTS][2];
@@ -785,8 +783,8 @@ static void write_weights(const char *path, char **files, int nfiles, size_t npo
         put_comment_text(f, files[i]);
         fputc('\n', f);
     }
-    fprintf(f, " * Options: --epochs %d --lr %g --lambda %g --batch %ld --threads %d\n",
-            Opt.epochs, Opt.lr, Opt.lambda, Opt.batch, Opt.threads);
+    fprintf(f, " * Options: --epochs %d --lr %g --lambda %g --batch %ld --threads %d\n", Opt.epochs,
+            Opt.lr, Opt.lambda, Opt.batch, Opt.threads);
     fprintf(f, " *   --freeze ");
     put_comment_text(f, Opt.freeze);
     fprintf(f, "\n * K = %.6f (%s). Loss %.7f at the start, %.7f after %d epochs\n", K, k_how,

@@ -108,7 +108,7 @@ void attacks_init(void)
     if (done)
         return;
     for (int sq = 0; sq < SQ_NB; sq++) {
-        static const int kn[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2},
+        static const int kn[8][2] = {{1, 2},   {2, 1},   {2, -1}, {1, -2},
                                      {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
         KnightAttacks[sq] = KingAttacks[sq] = 0;
         for (int i = 0; i < 8; i++)

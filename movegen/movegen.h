@@ -7,9 +7,9 @@
 #include "position.h"
 
 typedef enum {
-    GEN_NOISY,    /* captures (e.p. too) and all promotions */
-    GEN_QUIET,    /* everything else, castling included */
-    GEN_ALL,      /* every legal move; in check these are the evasions */
+    GEN_NOISY, /* captures (e.p. too) and all promotions */
+    GEN_QUIET, /* everything else, castling included */
+    GEN_ALL,   /* every legal move; in check these are the evasions */
 } GenType;
 
 /* Appends the legal moves of the stage to list (list->count is not reset). */

@@ -271,8 +271,9 @@ static bool parse_fen_into(Position *pos, const char *fen, bool chess960, char *
     for (int c = WHITE; c <= BLACK; c++) {
         int k = popcount(pos_pieces(pos, c, KING));
         if (k != 1)
-            return fen_error(err, errlen, k == 0 ? "piece placement: %s has no king"
-                                                 : "piece placement: %s has %d kings",
+            return fen_error(err, errlen,
+                             k == 0 ? "piece placement: %s has no king"
+                                    : "piece placement: %s has %d kings",
                              c == WHITE ? "white" : "black", k);
     }
     if (pos->by_type[PAWN] & (RANK_1_BB | RANK_8_BB))
@@ -436,7 +437,8 @@ static bool rook_is_outermost(const Position *pos, int idx)
 {
     int c = idx / 2, rsq = pos->castle_rook[idx];
     bitboard_t rooks = pos_pieces(pos, c, ROOK) & rank_bb(rank_of(rsq));
-    bitboard_t beyond = (idx % 2 == 0) ? rooks & ~((sq_bb(rsq) << 1) - 1) : rooks & (sq_bb(rsq) - 1);
+    bitboard_t beyond = (idx % 2 == 0) ? rooks & ~((sq_bb(rsq) << 1) - 1)
+                                       : rooks & (sq_bb(rsq) - 1);
     return beyond == 0;
 }
 

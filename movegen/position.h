@@ -16,17 +16,17 @@
 enum { MAX_HISTORY = 1024, HISTORY_KEEP = 320 };
 
 typedef struct {
-    uint64_t key;          /* Zobrist key; the e.p. file only when e.p. is legal */
-    uint64_t pawn_key;     /* pawns only */
-    bitboard_t checkers;   /* pieces giving check to the side to move */
-    bitboard_t pinned;     /* side to move's pieces pinned to its king */
-    int rule50;            /* halfmove clock */
+    uint64_t key;        /* Zobrist key; the e.p. file only when e.p. is legal */
+    uint64_t pawn_key;   /* pawns only */
+    bitboard_t checkers; /* pieces giving check to the side to move */
+    bitboard_t pinned;   /* side to move's pieces pinned to its king */
+    int rule50;          /* halfmove clock */
     int plies_from_null;
-    move_t move;           /* the move that led here (MOVE_NONE at the root) */
-    uint8_t castling;      /* WHITE_OO | ... */
-    uint8_t ep;            /* square behind a pawn that just moved two, or SQ_NONE */
-    bool ep_legal;         /* an e.p. capture is legal (so it is in the key) */
-    uint8_t captured;      /* piece captured by `move` */
+    move_t move;      /* the move that led here (MOVE_NONE at the root) */
+    uint8_t castling; /* WHITE_OO | ... */
+    uint8_t ep;       /* square behind a pawn that just moved two, or SQ_NONE */
+    bool ep_legal;    /* an e.p. capture is legal (so it is in the key) */
+    uint8_t captured; /* piece captured by `move` */
 } StateInfo;
 
 typedef struct Position {
@@ -34,14 +34,14 @@ typedef struct Position {
     bitboard_t by_color[COLOR_NB];
     uint8_t board[SQ_NB];
     int side;
-    int game_ply;                       /* plies since the game start, for the move number */
-    bool chess960;                      /* UCI castling notation king-takes-rook */
-    bool shredder_castling;             /* print castling as file letters (HAha) */
-    uint8_t castle_rook[CR_INDEX_NB];   /* rook square of each right */
-    uint8_t castle_mask[SQ_NB];         /* rights kept when a piece leaves or enters sq */
+    int game_ply;                             /* plies since the game start, for the move number */
+    bool chess960;                            /* UCI castling notation king-takes-rook */
+    bool shredder_castling;                   /* print castling as file letters (HAha) */
+    uint8_t castle_rook[CR_INDEX_NB];         /* rook square of each right */
+    uint8_t castle_mask[SQ_NB];               /* rights kept when a piece leaves or enters sq */
     bitboard_t castle_path[CR_INDEX_NB];      /* must be empty but for king and rook */
     bitboard_t castle_king_path[CR_INDEX_NB]; /* squares the king crosses, incl. its target */
-    int hply;                           /* index of the current state in hist */
+    int hply;                                 /* index of the current state in hist */
     StateInfo hist[MAX_HISTORY];
 } Position;
 

@@ -21,6 +21,8 @@ enum { WHITE, BLACK, COLOR_NB };
 
 enum { NO_PIECE_TYPE, PAWN, KNIGHT, BISHOP, ROOK, QUEEN, KING, PIECE_TYPE_NB };
 
+/* The tables are laid out as the board is. */
+/* clang-format off */
 /* A piece is (colour << 3) | type; 0 is an empty square. */
 enum {
     NO_PIECE,
@@ -40,13 +42,11 @@ enum {
     SQ_A8, SQ_B8, SQ_C8, SQ_D8, SQ_E8, SQ_F8, SQ_G8, SQ_H8,
     SQ_NB, SQ_NONE = 64
 };
+/* clang-format on */
 
 /* Castling rights: one bit per (colour, side). The rook square of each right is
  * kept in the Position, so Chess960 and standard chess share one code path. */
-enum {
-    WHITE_OO = 1, WHITE_OOO = 2, BLACK_OO = 4, BLACK_OOO = 8,
-    CASTLING_NB = 16
-};
+enum { WHITE_OO = 1, WHITE_OOO = 2, BLACK_OO = 4, BLACK_OOO = 8, CASTLING_NB = 16 };
 enum { CR_WK, CR_WQ, CR_BK, CR_BQ, CR_INDEX_NB };
 
 /* Both castling rights of colour c. */
@@ -62,7 +62,10 @@ static inline int file_of(int sq) { return sq & 7; }
 static inline int rank_of(int sq) { return sq >> 3; }
 static inline int make_square(int file, int rank) { return (rank << 3) | file; }
 /* Rank from the point of view of colour c (0 = own back rank). */
-static inline int relative_rank(int c, int sq) { return c == WHITE ? rank_of(sq) : 7 - rank_of(sq); }
+static inline int relative_rank(int c, int sq)
+{
+    return c == WHITE ? rank_of(sq) : 7 - rank_of(sq);
+}
 static inline int relative_square(int c, int sq) { return c == WHITE ? sq : sq ^ 56; }
 static inline int pawn_push(int c) { return c == WHITE ? 8 : -8; }
 

@@ -17,8 +17,8 @@ enum { FLAG_BYTE = 31, FLAG_CHESS960 = 1 };
 
 uint16_t vf_move_encode(move_t m)
 {
-    int kind = move_kind(m), type = kind == MOVE_EN_PASSANT ? VF_EP
-                                    : kind == MOVE_CASTLING ? VF_CASTLING
+    int kind = move_kind(m), type = kind == MOVE_EN_PASSANT  ? VF_EP
+                                    : kind == MOVE_CASTLING  ? VF_CASTLING
                                     : kind == MOVE_PROMOTION ? VF_PROMOTION
                                                              : 0;
     int promo = kind == MOVE_PROMOTION ? move_promo(m) - KNIGHT : 0;
@@ -70,8 +70,8 @@ bool vf_encode_game(const Position *start, int result_white, const move_t *moves
 
 VfFilter vf_filter_default(void)
 {
-    return (VfFilter){.min_ply = 16, .max_score = VF_MATE_BOUND, .skip_in_check = true,
-                      .skip_noisy = true};
+    return (VfFilter){
+        .min_ply = 16, .max_score = VF_MATE_BOUND, .skip_in_check = true, .skip_noisy = true};
 }
 
 VfFilter vf_filter_none(void) { return (VfFilter){0, 0, false, false}; }
@@ -168,8 +168,9 @@ static int skip_extension(VfReader *r, long long at, char *err, size_t errlen)
     if (read_bytes(r, buf, VF_ENTRY_SIZE) != 1)
         return fail(r, at, err, errlen, "an extension record");
     if (memcmp(buf, "\0\0\0\0", VF_ENTRY_SIZE) != 0) {
-        snprintf(err, errlen, "%s: the extension record at byte %lld does not end with 4 zero bytes",
-                 r->path, at);
+        snprintf(err, errlen,
+                 "%s: the extension record at byte %lld does not end with 4 zero bytes", r->path,
+                 at);
         return VF_FAILED;
     }
     return VF_GAME;
@@ -287,8 +288,12 @@ int vf_next_game(VfReader *r, char *err, size_t errlen)
 
 VfGame vf_game(const VfReader *r)
 {
-    return (VfGame){r->have_game ? &r->start : NULL, r->result, r->have_game ? r->plies : 0,
-                    r->moves, r->scores, r->games};
+    return (VfGame){r->have_game ? &r->start : NULL,
+                    r->result,
+                    r->have_game ? r->plies : 0,
+                    r->moves,
+                    r->scores,
+                    r->games};
 }
 
 bool vf_next_position(VfReader *r, const VfFilter *f, VfPosition *out)

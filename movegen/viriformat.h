@@ -75,7 +75,7 @@ bool vf_filter_pass(const VfFilter *f, const Position *pos, move_t move, int sco
 /* The game just read. Pointers stay valid until the next vf_next_game. */
 typedef struct {
     const Position *start;
-    int result_white;      /* RESULT_* */
+    int result_white; /* RESULT_* */
     int plies;
     const move_t *moves;   /* Rokade's encoding, every one legal */
     const int16_t *scores; /* White's view */
@@ -88,9 +88,9 @@ typedef struct {
     move_t move;         /* the move played there (the searcher's choice) */
     int score;           /* side to move's view, centipawns */
     int score_white;
-    int result;          /* side to move's view: 0 lost, 1 draw, 2 won */
-    int result_white;    /* RESULT_* */
-    int ply;             /* game ply of pos (see VfFilter.min_ply) */
+    int result;       /* side to move's view: 0 lost, 1 draw, 2 won */
+    int result_white; /* RESULT_* */
+    int ply;          /* game ply of pos (see VfFilter.min_ply) */
 } VfPosition;
 
 enum { VF_GAME = 1, VF_END = 0, VF_BAD_GAME = -1, VF_FAILED = -2 };

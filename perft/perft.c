@@ -185,8 +185,9 @@ int perft_suite(const char *path, int max_depth, bool chess960, int threads, FIL
     fclose(f);
     free(pos);
     double el = (double)(now_ms() - start) / 1000.0;
-    fprintf(out, "perft suite %s: %d positions, %d counts checked, %d passed, %d failed%s "
-                 "(%llu nodes, %.1f s)\n",
+    fprintf(out,
+            "perft suite %s: %d positions, %d counts checked, %d passed, %d failed%s "
+            "(%llu nodes, %.1f s)\n",
             path, positions, checked, checked - failed, failed,
             bad_lines ? ", some lines unreadable" : "", (unsigned long long)total_nodes, el);
     return failed + bad_lines;

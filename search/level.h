@@ -15,12 +15,12 @@
 enum { LEVEL_FULL = 20, LEVEL_CANDIDATES = 4, LEVEL_ELO_MIN = 1000, LEVEL_ELO_MAX = 2800 };
 
 typedef struct {
-    bool active;         /* false = full strength, nothing below applies */
-    double strength;     /* 0..20 */
-    int depth_cap;       /* plies */
-    uint64_t node_cap;   /* nodes per move */
-    int noise;           /* eval noise amplitude, centipawns (uniform +-noise) */
-    int temperature;     /* move choice: weight exp(-loss / temperature) */
+    bool active;                 /* false = full strength, nothing below applies */
+    double strength;             /* 0..20 */
+    int depth_cap;               /* plies */
+    uint64_t node_cap;           /* nodes per move */
+    int noise;                   /* eval noise amplitude, centipawns (uniform +-noise) */
+    int temperature;             /* move choice: weight exp(-loss / temperature) */
     double think_min, think_max; /* share of the soft time limit to use */
 } Level;
 

@@ -39,8 +39,9 @@ void mp_init(MovePicker *mp, const Position *pos, const History *hist, ContHist 
     mp->cur = mp->end = mp->bad_end = 0;
     mp->stage = ST_TT;
     /* In quiescence (not in check) the TT move is used only when noisy. */
-    if (tt_move && (!pos_is_pseudo_legal(pos, tt_move) || !pos_is_legal(pos, tt_move)
-                    || (qsearch && !pos_in_check(pos) && !is_noisy(pos, tt_move))))
+    if (tt_move
+        && (!pos_is_pseudo_legal(pos, tt_move) || !pos_is_legal(pos, tt_move)
+            || (qsearch && !pos_in_check(pos) && !is_noisy(pos, tt_move))))
         tt_move = MOVE_NONE;
     mp->tt_move = tt_move;
 }
@@ -145,8 +146,7 @@ move_t mp_next(MovePicker *mp)
             break;
         case ST_KILLER2:
             mp->stage = ST_COUNTER;
-            if (mp->killers[1] != mp->killers[0]
-                && usable_quiet(mp, mp->killers[1]))
+            if (mp->killers[1] != mp->killers[0] && usable_quiet(mp, mp->killers[1]))
                 return mp->killers[1];
             break;
         case ST_COUNTER:
@@ -178,8 +178,7 @@ move_t mp_next(MovePicker *mp)
                 return mp->bad[mp->cur++];
             mp->stage = ST_DONE;
             break;
-        default:
-            return MOVE_NONE;
+        default: return MOVE_NONE;
         }
     }
 }

@@ -10,9 +10,9 @@
 
 #include "../movegen/movegen.h"
 #include "../movegen/notation.h"
+#include "../movegen/score.h"
 #include "../movegen/util.h"
 #include "movepick.h"
-#include "../movegen/score.h"
 #include "see.h"
 #include "thread.h"
 #include "tunables.h"
@@ -184,8 +184,8 @@ static inline void enter_node(SearchThread *t, Stack *ss)
 /* Stores a result in the TT, unless it comes from a go-mate proof (a
  * null-window full-width search whose bounds would only crowd out the
  * entries the real search needs). */
-static inline void tt_save(SearchThread *t, uint64_t key, int ply, move_t move, int score,
-                           int eval, int depth, int bound, bool pv)
+static inline void tt_save(SearchThread *t, uint64_t key, int ply, move_t move, int score, int eval,
+                           int depth, int bound, bool pv)
 {
     if (!t->full_width)
         tt_table_store(&t->s->tt, key, ply, move, score, eval, depth, bound, pv);
@@ -235,8 +235,8 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta)
             best = tte.score;
         if (best >= beta) {
             if (!tte.hit)
-                tt_save(t, pos_key(pos), ss->ply, MOVE_NONE, SCORE_NONE, static_eval, 0,
-                               BOUND_NONE, false);
+                tt_save(t, pos_key(pos), ss->ply, MOVE_NONE, SCORE_NONE, static_eval, 0, BOUND_NONE,
+                        false);
             return best;
         }
         if (best > alpha)
@@ -291,7 +291,7 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta)
         return mated_in(ss->ply);
 
     tt_save(t, pos_key(pos), ss->ply, best_move, best, static_eval, 0,
-                   best >= beta ? BOUND_LOWER : BOUND_UPPER, false);
+            best >= beta ? BOUND_LOWER : BOUND_UPPER, false);
     return best;
 }
 
@@ -338,8 +338,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         && pos_rule50(pos) < 90) {
         /* A quiet TT move that still cuts off earns history, as a searched one would. */
         if (tte.score >= beta && tte.move && pos_is_pseudo_legal(pos, tte.move)
-            && !pos_is_capture(pos, tte.move) && move_kind(tte.move) != MOVE_PROMOTION)
-        {
+            && !pos_is_capture(pos, tte.move) && move_kind(tte.move) != MOVE_PROMOTION) {
             ContHist *cont[2];
             cont_of(ss, cont);
             hist_update_quiet(&t->hist, cont, pos, tte.move, history_bonus(depth));
@@ -357,8 +356,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
     } else {
         ss->static_eval = eval = tte.hit && tte.eval != SCORE_NONE ? tte.eval : evaluate(t, pos);
         if (!tte.hit)
-            tt_save(t, pos_key(pos), ss->ply, MOVE_NONE, SCORE_NONE, eval, -1,
-                           BOUND_NONE, tt_pv);
+            tt_save(t, pos_key(pos), ss->ply, MOVE_NONE, SCORE_NONE, eval, -1, BOUND_NONE, tt_pv);
         if (tte.hit && tte.score != SCORE_NONE
             && (tte.bound & (tte.score > eval ? BOUND_LOWER : BOUND_UPPER)))
             eval = tte.score;
@@ -480,8 +478,8 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
 
         /* 10. Extensions: singular (with multi-cut), check. */
         int ext = 0;
-        if (USE(OFF_SINGULAR) && prune && !root && depth >= SE_MIN_DEPTH && m == tt_move && !excluded
-            && tte.depth >= depth - SE_TT_DEPTH_MARGIN && (tte.bound & BOUND_LOWER)
+        if (USE(OFF_SINGULAR) && prune && !root && depth >= SE_MIN_DEPTH && m == tt_move
+            && !excluded && tte.depth >= depth - SE_TT_DEPTH_MARGIN && (tte.bound & BOUND_LOWER)
             && tte.score != SCORE_NONE && !is_mate_score(tte.score)
             && ss->ply < EXT_PLY_MUL * t->root_depth) {
             int sbeta = tte.score - SE_BETA_SCALE * depth;
@@ -507,7 +505,8 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         ss->quiet = quiet;
         ss->cont = &t->hist.continuation[pc][move_to(m)];
         tt_table_prefetch(&s->tt, pos_key(pos));
-        const uint64_t nodes_before = root ? atomic_load_explicit(&t->nodes, memory_order_relaxed) : 0;
+        const uint64_t nodes_before = root ? atomic_load_explicit(&t->nodes, memory_order_relaxed)
+                                           : 0;
         pos_make_move(pos, m);
         const bool gives_check = pos_in_check(pos);
         if (USE(OFF_CHECK_EXT) && !ext && gives_check && ss->ply < EXT_PLY_MUL * t->root_depth)
@@ -520,7 +519,8 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         int score;
 
         /* 11. Late-move reductions, then the PVS re-searches. */
-        if (USE(OFF_LMR) && prune && depth >= LMR_MIN_DEPTH && move_count > 1 + root && (quiet || !pv_node)) {
+        if (USE(OFF_LMR) && prune && depth >= LMR_MIN_DEPTH && move_count > 1 + root
+            && (quiet || !pv_node)) {
             int r = Reductions[depth < 63 ? depth : 63][move_count < 63 ? move_count : 63];
             r += !pv_node;
             r += cut_node;
@@ -579,11 +579,10 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
                             ss->killers[1] = ss->killers[0];
                             ss->killers[0] = m;
                         }
-                        hist_update_quiets(&t->hist, cont, pos, (ss - 1)->move, USE(OFF_KILLERS),
-                                           m, quiets, nq, depth);
+                        hist_update_quiets(&t->hist, cont, pos, (ss - 1)->move, USE(OFF_KILLERS), m,
+                                           quiets, nq, depth);
                     }
-                    hist_update_captures(&t->hist, pos, quiet ? MOVE_NONE : m, captures, nc,
-                                         depth);
+                    hist_update_captures(&t->hist, pos, quiet ? MOVE_NONE : m, captures, nc, depth);
                     break;
                 }
                 alpha = score;
@@ -596,10 +595,10 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
 
     if (!excluded && !(root && t->pv_idx > 0))
         tt_save(t, pos_key(pos), ss->ply, best_move, best, ss->static_eval, depth,
-                       best >= beta                  ? BOUND_LOWER
-                       : pv_node && best > old_alpha ? BOUND_EXACT
-                                                     : BOUND_UPPER,
-                       tt_pv);
+                best >= beta                  ? BOUND_LOWER
+                : pv_node && best > old_alpha ? BOUND_EXACT
+                                              : BOUND_UPPER,
+                tt_pv);
     return best;
 }
 
@@ -690,8 +689,8 @@ static void report(SearchThread *t, int depth, int alpha, int beta)
         if (!updated && depth == 1)
             continue;
         int score = updated ? rm->score : rm->prev_score;
-        int bound = i != t->pv_idx ? BOUND_EXACT
-                    : score >= beta ? BOUND_LOWER
+        int bound = i != t->pv_idx   ? BOUND_EXACT
+                    : score >= beta  ? BOUND_LOWER
                     : score <= alpha ? BOUND_UPPER
                                      : BOUND_EXACT;
         report_line(t, rm, i + 1, updated ? depth : depth - 1, score, bound);

@@ -19,9 +19,9 @@
 #include "timeman.h"
 
 typedef struct {
-    int depth;          /* 0 = none */
-    uint64_t nodes;     /* 0 = none */
-    int mate;           /* mate in N moves; 0 = none */
+    int depth;      /* 0 = none */
+    uint64_t nodes; /* 0 = none */
+    int mate;       /* mate in N moves; 0 = none */
     bool infinite, ponder;
     ClockInfo clock;
     move_t searchmoves[MAX_MOVES];
@@ -41,14 +41,14 @@ typedef struct {
 /* One line of an iteration's result. */
 typedef struct {
     int depth, seldepth;
-    int multipv;        /* 1-based line number */
-    int score;          /* side-to-move view; mate scores as in movegen/score.h */
-    int bound;          /* BOUND_EXACT, or BOUND_LOWER / BOUND_UPPER after a fail high / low */
-    uint64_t nodes;     /* all threads */
-    int64_t time_ms;    /* since the search started */
-    int hashfull;       /* per mille */
+    int multipv;     /* 1-based line number */
+    int score;       /* side-to-move view; mate scores as in movegen/score.h */
+    int bound;       /* BOUND_EXACT, or BOUND_LOWER / BOUND_UPPER after a fail high / low */
+    uint64_t nodes;  /* all threads */
+    int64_t time_ms; /* since the search started */
+    int hashfull;    /* per mille */
     int pv_len;
-    const move_t *pv;   /* legal moves from the root, pv_len of them */
+    const move_t *pv; /* legal moves from the root, pv_len of them */
 } SearchLine;
 
 /* Where a search's results go; every callback may be NULL. The callbacks run
@@ -72,9 +72,9 @@ typedef struct {
 typedef struct Search Search;
 
 typedef struct {
-    move_t best;     /* MOVE_NONE when there is no legal move */
-    int score;       /* side-to-move view */
-    int depth;       /* last completed iteration */
+    move_t best; /* MOVE_NONE when there is no legal move */
+    int score;   /* side-to-move view */
+    int depth;   /* last completed iteration */
     uint64_t nodes;
 } SearchResult;
 
@@ -118,8 +118,7 @@ bool search_is_unbounded(Search *s);
  * (0 = no limit; give at least one of the two) at full strength with one
  * line, reporting nothing. Deterministic for one thread. False when the
  * position has no legal move (then best is MOVE_NONE and score is mated or 0). */
-bool search_position(Search *s, const Position *root, int depth, uint64_t nodes,
-                     SearchResult *out);
+bool search_position(Search *s, const Position *root, int depth, uint64_t nodes, SearchResult *out);
 
 /* After a constant of search/tunables.h changed (a TUNE build): rebuilds
  * what the search derives from them. Call between searches. */

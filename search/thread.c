@@ -8,8 +8,8 @@
 #include <string.h>
 
 #include "../movegen/movegen.h"
-#include "../movegen/util.h"
 #include "../movegen/score.h"
+#include "../movegen/util.h"
 
 uint64_t search_total_nodes(const Search *s)
 {
@@ -238,8 +238,7 @@ void search_start(Search *s, const Position *root, const SearchLimits *limits)
             s->limits.depth = s->lv.depth_cap;
     }
     s->endless = s->limits.infinite
-                 || (!s->limits.depth && !s->limits.nodes && !s->limits.mate
-                     && !s->tm.limits.soft);
+                 || (!s->limits.depth && !s->limits.nodes && !s->limits.mate && !s->tm.limits.soft);
     /* Static evals in the table carry the noise of the level that stored
      * them: a new level or seed starts from an empty table. */
     double strength = s->lv.active ? s->lv.strength : LEVEL_FULL;
@@ -330,8 +329,7 @@ bool search_is_unbounded(Search *s)
     return u;
 }
 
-bool search_position(Search *s, const Position *root, int depth, uint64_t nodes,
-                     SearchResult *out)
+bool search_position(Search *s, const Position *root, int depth, uint64_t nodes, SearchResult *out)
 {
     SearchLimits lim;
     search_limits_none(&lim);

@@ -21,9 +21,9 @@
 
 /* What the search keeps per ply. */
 typedef struct {
-    ContHist *cont;      /* continuation-history slot of the move made at this ply */
+    ContHist *cont; /* continuation-history slot of the move made at this ply */
     move_t move, excluded, killers[2];
-    bool quiet;          /* the move made at this ply is neither a capture nor a promotion */
+    bool quiet; /* the move made at this ply is neither a capture nor a promotion */
     int static_eval;
     int cutoffs; /* beta cutoffs of the nodes searched at this ply under the same grandparent */
     int ply;
@@ -42,15 +42,15 @@ typedef struct {
 enum { STACK_OFFSET = 4 };
 
 typedef struct SearchThread {
-    Search *s;           /* the instance this thread belongs to */
-    int id;              /* 0 = the main thread, which decides and reports */
+    Search *s; /* the instance this thread belongs to */
+    int id;    /* 0 = the main thread, which decides and reports */
     pthread_t tid;
     Position pos;
     _Atomic uint64_t nodes;
     int seldepth, root_depth, completed_depth, pv_idx, root_count;
-    bool may_stop;       /* false until the main thread has completed depth 1 */
-    bool full_width;     /* no pruning, no reductions, no TT cutoffs (go mate proofs) */
-    bool proof_abort;    /* the proof's node budget is spent */
+    bool may_stop;        /* false until the main thread has completed depth 1 */
+    bool full_width;      /* no pruning, no reductions, no TT cutoffs (go mate proofs) */
+    bool proof_abort;     /* the proof's node budget is spent */
     uint64_t proof_limit; /* the node count where it is */
     RootMove root_moves[MAX_MOVES];
     Stack stack[MAX_PLY + STACK_OFFSET + 4];
@@ -59,8 +59,8 @@ typedef struct SearchThread {
 } SearchThread;
 
 struct Search {
-    SearchReporter rep;     /* where the results go */
-    bool quiet;             /* search_position: report nothing */
+    SearchReporter rep; /* where the results go */
+    bool quiet;         /* search_position: report nothing */
     SearchOptions options;
     TT tt;
     SearchThread **threads;
@@ -68,9 +68,9 @@ struct Search {
 
     pthread_mutex_t lock;
     pthread_cond_t cond;
-    int start_gen, busy;    /* guarded by lock */
-    bool active, exiting;   /* guarded by lock */
-    bool user_stopped;      /* guarded by lock: `stop` was received */
+    int start_gen, busy;  /* guarded by lock */
+    bool active, exiting; /* guarded by lock */
+    bool user_stopped;    /* guarded by lock: `stop` was received */
     /* Guarded by lock: nothing but `stop` ends this search (infinite, or no
      * depth, node, mate or time limit, as with only the opponent's clock). A
      * `go mate N` counts as finite: it ends when it finds the mate. */
@@ -82,15 +82,15 @@ struct Search {
     TimeManager tm;
     _Atomic int64_t start_time;
     Position root;
-    int multipv;            /* lines searched */
-    int shown_pv;           /* lines reported: the MultiPV option */
-    struct {                /* the last multipv-1 line reported (pv_len -1: none) */
+    int multipv;  /* lines searched */
+    int shown_pv; /* lines reported: the MultiPV option */
+    struct {      /* the last multipv-1 line reported (pv_len -1: none) */
         int score, pv_len;
         move_t pv[MAX_PLY + 1];
     } last_line;
-    Level lv;               /* the play level of this search */
+    Level lv; /* the play level of this search */
     uint64_t level_seed;
-    uint64_t game_seed;     /* drawn at creation and by a new game */
+    uint64_t game_seed; /* drawn at creation and by a new game */
     double last_strength;
     uint64_t last_seed;
 };

@@ -24,10 +24,10 @@ typedef struct {
 /* The state of one search's time decisions. */
 typedef struct {
     TimeLimits limits;
-    int stability;      /* iterations the best move has stayed (0..TM_STABILITY_MAX) */
+    int stability; /* iterations the best move has stayed (0..TM_STABILITY_MAX) */
     move_t prev_best;
-    int prev_score;     /* the previous iteration's best score */
-    double scale;       /* of the soft limit, from the last tm_update */
+    int prev_score; /* the previous iteration's best score */
+    double scale;   /* of the soft limit, from the last tm_update */
 } TimeManager;
 
 /* Limits for the side `us`; none when the clock is not given. */

@@ -2,8 +2,8 @@
 #include "tt.h"
 
 #include <limits.h>
-#include <stdint.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -196,8 +196,7 @@ void tt_table_store(TT *tt, uint64_t key, int ply, move_t move, int score, int e
     if (bound == BOUND_EXACT || !same || depth + 4 + 2 * pv > LD(replace->depth) - 1
         || (LD(replace->gen_bound) & GEN_MASK) != generation) {
         ST(replace->key16, k16);
-        ST(replace->score,
-           (int16_t)(score == SCORE_NONE ? SCORE_NONE : score_to_tt(score, ply)));
+        ST(replace->score, (int16_t)(score == SCORE_NONE ? SCORE_NONE : score_to_tt(score, ply)));
         ST(replace->eval, (int16_t)eval);
         ST(replace->depth, (uint8_t)(depth + 1 < 1 ? 1 : depth + 1 > 255 ? 255 : depth + 1));
         ST(replace->gen_bound, (uint8_t)(generation | (pv ? PV_BIT : 0) | bound));

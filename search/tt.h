@@ -15,7 +15,7 @@ typedef struct {
     uint16_t move;
     int16_t score;
     int16_t eval;
-    uint8_t depth;    /* depth + 1; 0 = empty */
+    uint8_t depth;     /* depth + 1; 0 = empty */
     uint8_t gen_bound; /* generation (high 5 bits) | pv << 2 | bound */
 } TTEntry;
 
@@ -39,8 +39,8 @@ typedef struct {
 
 /* A table; each search instance owns one. */
 typedef struct TT {
-    TTBucket *table;    /* 64-byte aligned, inside mem */
-    void *mem;          /* the allocation */
+    TTBucket *table; /* 64-byte aligned, inside mem */
+    void *mem;       /* the allocation */
     size_t bucket_count;
     size_t size_mb;
     uint8_t generation; /* stepped by 8 so the low three bits hold pv and bound */

@@ -10,9 +10,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/wait.h>
 #include <time.h>
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "../movegen/movegen.h"
@@ -33,10 +33,7 @@ void harness_setup(void)
     }
 }
 
-void harness_set_waits(HarnessWaits waits)
-{
-    Waits = waits;
-}
+void harness_set_waits(HarnessWaits waits) { Waits = waits; }
 
 void harness_teardown(void)
 {
@@ -52,10 +49,7 @@ static void sleep_ms(int ms)
         ;
 }
 
-bool starts(const char *s, const char *prefix)
-{
-    return strncmp(s, prefix, strlen(prefix)) == 0;
-}
+bool starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
 
 void dump(const Engine *e)
 {

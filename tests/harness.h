@@ -22,14 +22,14 @@
 
 typedef struct {
     pid_t pid;
-    int to, from;      /* its stdin (non-blocking) and its stdout */
+    int to, from; /* its stdin (non-blocking) and its stdout */
     bool eof, exited;
-    int status;        /* waitpid status once exited */
-    char *part;        /* an incomplete last line */
+    int status; /* waitpid status once exited */
+    char *part; /* an incomplete last line */
     size_t plen, pcap;
-    char **lines;      /* every line received */
+    char **lines; /* every line received */
     int count, cap;
-    int next;          /* the first line not yet consumed */
+    int next; /* the first line not yet consumed */
 } Engine;
 
 /* How long the harness waits for the engine, in ms. The defaults are

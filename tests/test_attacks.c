@@ -42,7 +42,8 @@ static void check_slider(int pt, int sq, bitboard_t occ)
 {
     bitboard_t want = attacks_slider_slow(pt, sq, occ);
     bitboard_t got = pt == ROOK ? rook_attacks(sq, occ) : bishop_attacks(sq, occ);
-    cr_assert_eq(got, want, "%s attacks from square %d, occupancy %016llx: got %016llx want %016llx",
+    cr_assert_eq(got, want,
+                 "%s attacks from square %d, occupancy %016llx: got %016llx want %016llx",
                  pt == ROOK ? "rook" : "bishop", sq, (unsigned long long)occ,
                  (unsigned long long)got, (unsigned long long)want);
 }
@@ -50,14 +51,11 @@ static void check_slider(int pt, int sq, bitboard_t occ)
 Test(attacks, reference_and_empty_full_board)
 {
     /* The reference itself, on hand-made cases, so the comparisons below mean something. */
-    cr_assert_eq(attacks_slider_slow(ROOK, idx("a1"), 0),
-                 (FILE_A_BB | RANK_1_BB) & ~sq_of("a1"));
+    cr_assert_eq(attacks_slider_slow(ROOK, idx("a1"), 0), (FILE_A_BB | RANK_1_BB) & ~sq_of("a1"));
     cr_assert_eq(attacks_slider_slow(ROOK, idx("d4"), squares("d6 b4 d2 g4")),
                  squares("d5 d6 c4 b4 d3 d2 e4 f4 g4"));
-    cr_assert_eq(attacks_slider_slow(BISHOP, idx("c1"), squares("e3 b2")),
-                 squares("b2 d2 e3"));
-    cr_assert_eq(attacks_slider_slow(BISHOP, idx("h8"), 0),
-                 squares("g7 f6 e5 d4 c3 b2 a1"));
+    cr_assert_eq(attacks_slider_slow(BISHOP, idx("c1"), squares("e3 b2")), squares("b2 d2 e3"));
+    cr_assert_eq(attacks_slider_slow(BISHOP, idx("h8"), 0), squares("g7 f6 e5 d4 c3 b2 a1"));
 
     for (int sq = 0; sq < SQ_NB; sq++) {
         check_slider(ROOK, sq, 0);
@@ -139,8 +137,10 @@ Test(attacks, leaper_tables)
     cr_assert_eq(pawn_attacks(BLACK, idx("h7")), squares("g6"));
     cr_assert_eq(pawn_attacks(BLACK, idx("d1")), 0);
 
-    static const int kn[8][2] = {{1, 2}, {2, 1}, {2, -1}, {1, -2}, {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
-    static const int kg[8][2] = {{1, 0}, {1, 1}, {0, 1}, {-1, 1}, {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
+    static const int kn[8][2] = {{1, 2},   {2, 1},   {2, -1}, {1, -2},
+                                 {-1, -2}, {-2, -1}, {-2, 1}, {-1, 2}};
+    static const int kg[8][2] = {{1, 0},  {1, 1},   {0, 1},  {-1, 1},
+                                 {-1, 0}, {-1, -1}, {0, -1}, {1, -1}};
     static const int wp[2][2] = {{-1, 1}, {1, 1}};
     static const int bp[2][2] = {{-1, -1}, {1, -1}};
     for (int sq = 0; sq < SQ_NB; sq++) {

@@ -15,8 +15,8 @@
 #include <unistd.h>
 
 #include "../engine/datagen.h"
-#include "../movegen/notation.h"
 #include "../movegen/movegen.h"
+#include "../movegen/notation.h"
 #include "../movegen/packed.h"
 #include "../movegen/util.h"
 #include "../movegen/viriformat.h"
@@ -194,8 +194,8 @@ Test(datagen, games_are_whole_openings_verified_and_endings_explained)
         results[g.result_white]++;
         chess960 += g.start->chess960;
         plies8 += g.start->game_ply == 8;
-        cr_expect(g.start->game_ply == 8 || g.start->game_ply == 9, "game %lld: opening of %d plies",
-                  games, g.start->game_ply);
+        cr_expect(g.start->game_ply == 8 || g.start->game_ply == 9,
+                  "game %lld: opening of %d plies", games, g.start->game_ply);
         search_new_game(s);
         SearchResult res;
         search_position(s, g.start, 0, DATAGEN_VERIFY_NODES, &res);
@@ -207,15 +207,16 @@ Test(datagen, games_are_whole_openings_verified_and_endings_explained)
         GameState gs = pos_game_state(pos);
         const int16_t *last = g.scores + g.plies;
         if (gs == GAME_CHECKMATE)
-            cr_expect_eq(g.result_white, pos->side == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS);
+            cr_expect_eq(g.result_white,
+                         pos->side == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS);
         else if (gs != GAME_ONGOING)
             cr_expect_eq(g.result_white, RESULT_DRAW, "game %lld: %s", games, game_state_text(gs));
         else if (g.result_white != RESULT_DRAW) {
             int sign = g.result_white == RESULT_WHITE_WINS ? 1 : -1;
             cr_assert(g.plies >= DATAGEN_WIN_PLIES);
             for (int i = 1; i <= DATAGEN_WIN_PLIES; i++)
-                cr_expect(sign * last[-i] >= DATAGEN_WIN_SCORE, "game %lld: won, score %d",
-                          games, last[-i]);
+                cr_expect(sign * last[-i] >= DATAGEN_WIN_SCORE, "game %lld: won, score %d", games,
+                          last[-i]);
         } else if (g.plies < DATAGEN_MAX_PLIES) {
             cr_expect(pos->game_ply - 1 >= DATAGEN_DRAW_PLY, "game %lld: drawn at ply %d", games,
                       pos->game_ply);
@@ -338,7 +339,9 @@ Test(datagen, book_openings)
 
 Test(datagen, bad_options_are_refused)
 {
-    static const struct { const char *args, *words; } Bad[] = {
+    static const struct {
+        const char *args, *words;
+    } Bad[] = {
         {"", "out FILE"},
         {"games 10", "out FILE"},
         {"out", "needs a value"},
@@ -381,7 +384,9 @@ Test(datagen, command_line_errors_exit_with_status_2)
         exe = "./rokade";
     if (access(exe, X_OK) != 0)
         cr_skip_test("no engine binary at %s (set ROKADE)", exe);
-    static const char *const Bad[] = {"", "games 3", "out /tmp/x nodes x",
+    static const char *const Bad[] = {"",
+                                      "games 3",
+                                      "out /tmp/x nodes x",
                                       "out /nonexistent-dir/x games 1",
                                       "out /tmp/x book /nonexistent-book",
                                       "pgn /nonexistent.pgn out /tmp/x"};
@@ -485,7 +490,10 @@ static void write_games(const char *path, TestGame *games, int n)
 
 Test(datagen, game_format_round_trips)
 {
-    static const struct { const char *fen; bool chess960; } Starts[] = {
+    static const struct {
+        const char *fen;
+        bool chess960;
+    } Starts[] = {
         {START_FEN, false},
         {"r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1", false},
         {"rnbqkbnr/ppp1p1pp/8/3pPp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", false},
@@ -593,12 +601,15 @@ Test(datagen, game_format_filter)
     VfFilter min2 = f, noisy_only = vf_filter_none(), none = vf_filter_none();
     min2.min_ply = 2;
     noisy_only.skip_noisy = true;
-    const struct { const VfFilter *f; const char *plies[2]; } Cases[] = {
+    const struct {
+        const VfFilter *f;
+        const char *plies[2];
+    } Cases[] = {
         {&none, {"01234567", "01"}},
-        {&f, {"0147", "1"}},        /* captures, the mate score, in check, the promotion */
-        {&min2, {"47", ""}},        /* and the plies before 2 */
+        {&f, {"0147", "1"}}, /* captures, the mate score, in check, the promotion */
+        {&min2, {"47", ""}}, /* and the plies before 2 */
         {&noisy_only, {"014567", "1"}},
-        {&def, {"", ""}},           /* the first 16 plies */
+        {&def, {"", ""}}, /* the first 16 plies */
     };
     for (size_t c = 0; c < sizeof Cases / sizeof Cases[0]; c++) {
         VfReader *r = vf_open(path, err, sizeof err);
@@ -635,10 +646,14 @@ Test(datagen, game_format_bad_input)
     cr_assert(vf_encode_game(g.start, RESULT_DRAW, g.moves, g.scores, g.plies, good));
     char path[128], err[300];
     temp_path(path, sizeof path, "bad");
-    static const struct { size_t at; uint8_t value; const char *words; } Breaks[] = {
-        {VF_HEADER_SIZE + 4 * 5, 0x3f, "illegal"},       /* the sixth move's from square */
-        {30, 3, "bad start position"},                   /* the result */
-        {8, 0xff, "bad start position"},                 /* a piece code */
+    static const struct {
+        size_t at;
+        uint8_t value;
+        const char *words;
+    } Breaks[] = {
+        {VF_HEADER_SIZE + 4 * 5, 0x3f, "illegal"}, /* the sixth move's from square */
+        {30, 3, "bad start position"},             /* the result */
+        {8, 0xff, "bad start position"},           /* a piece code */
     };
     for (size_t b = 0; b < sizeof Breaks / sizeof Breaks[0]; b++) {
         memcpy(bad, good, size);
@@ -767,7 +782,8 @@ Test(datagen, genfens_book_and_errors)
     cr_assert_eq(o.fens, 3);
     for (int i = 0; i < 3; i++)
         cr_expect(strstr(o.lines[i], "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq")
-                      || strstr(o.lines[i], "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w"),
+                      || strstr(o.lines[i],
+                                "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w"),
                   "a book line: %s", o.lines[i]);
     snprintf(args, sizeof args, "'genfens 2 seed 1 book %s random 3' quit", book);
     run_engine(args, &o);
@@ -782,9 +798,12 @@ Test(datagen, genfens_book_and_errors)
     free(pos);
     unlink(book);
     static const char *const Bad[] = {
-        "'genfens 0 seed 1 book None' quit",     "'genfens 3 book None' quit",
-        "'genfens 3 seed -1 book None' quit",    "'genfens 3 seed 1' quit",
-        "'genfens 3 seed 1 book None frc' quit", "'genfens 3 seed 1 book None depth 5' quit",
+        "'genfens 0 seed 1 book None' quit",
+        "'genfens 3 book None' quit",
+        "'genfens 3 seed -1 book None' quit",
+        "'genfens 3 seed 1' quit",
+        "'genfens 3 seed 1 book None frc' quit",
+        "'genfens 3 seed 1 book None depth 5' quit",
         "'genfens 3 seed 1 book /nonexistent-book.epd' quit",
     };
     for (size_t i = 0; i < sizeof Bad / sizeof Bad[0]; i++) {
@@ -799,21 +818,21 @@ Test(datagen, genfens_book_and_errors)
 /* The PGN converter                                                        */
 
 static const char TestPgn[] =
-    "[Event \"fastchess comments, e.p.\"]\n"                                        /* 1 */
+    "[Event \"fastchess comments, e.p.\"]\n" /* 1 */
     "[Result \"1-0\"]\n"
     "\n"
     "1. e4 {+0.31/12 0.101s, n=5012, sd=15} e6 {-0.25/12 0.090s, n=4800, sd=14}\n"
-    "2. e5 {+0.40/13 0.100s} d5 {-0.35/12 0.100s} 3. exd6 {+0.50/12 0.100s}\n"     /* 5 */
+    "2. e5 {+0.40/13 0.100s} d5 {-0.35/12 0.100s} 3. exd6 {+0.50/12 0.100s}\n" /* 5 */
     "Bxd6 {-0.45/12 0.100s, White wins by adjudication} 1-0\n"
     "\n"
     "[Event \"an illegal move\"]\n"
     "[Result \"0-1\"]\n"
-    "\n"                                                                          /* 10 */
+    "\n" /* 10 */
     "1. e4 {+0.31/12} e5 {-0.20/12}\n"
     "2. Ke3 {+0.10/10} Nc6 {-0.10/10} 0-1\n"
     "\n"
     "[Event \"Chess960, castling both ways\"]\n"
-    "[FEN \"nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBQKBRN w GBgb - 0 1\"]\n"         /* 15 */
+    "[FEN \"nrbqkbrn/pppppppp/8/8/8/8/PPPPPPPP/NRBQKBRN w GBgb - 0 1\"]\n" /* 15 */
     "[SetUp \"1\"]\n"
     "[Variant \"fischerandom\"]\n"
     "[Result \"1/2-1/2\"]\n"
@@ -823,27 +842,27 @@ static const char TestPgn[] =
     "1/2-1/2\n"
     "\n"
     "[Event \"an unreadable comment\"]\n"
-    "[Result \"1-0\"]\n"                                                           /* 25 */
+    "[Result \"1-0\"]\n" /* 25 */
     "\n"
     "1. d4 {+0.20/10} d5 {what a move} 2. c4 {+0.3/10} 1-0\n"
     "\n"
     "[Event \"cut off\"]\n"
-    "\n"                                                                          /* 30 */
+    "\n" /* 30 */
     "1. d4 {+0.20/10} d5 {-0.20/10}\n"
     "\n"
     "[Event \"OpenBench compact, book moves, a promotion and mate scores\"]\n"
     "[FEN \"4k3/1P6/8/8/8/8/8/4K3 w - - 0 1\"]\n"
-    "[SetUp \"1\"]\n"                                                              /* 35 */
+    "[SetUp \"1\"]\n" /* 35 */
     "[Result \"1-0\"]\n"
     "\n"
     "1. Kd2 {book} Kd7 {book} 2. b8=Q {+M5/20} Ke7 {-M4/20} 3. Qb4+ {+M3/20} 1-0\n"
     "\n"
-    "[Event \"a move without a score\"]\n"                                         /* 40 */
+    "[Event \"a move without a score\"]\n" /* 40 */
     "\n"
     "1. e4 {+0.31/12} e5 2. Nf3 {+0.2/9} 1/2-1/2\n"
     "\n"
     "[Event \"truncated\"]\n"
-    "\n"                                                                          /* 45 */
+    "\n" /* 45 */
     "1. e4 {+0.31/12} e5\n";
 
 Test(datagen, pgn_converter)
@@ -865,11 +884,12 @@ Test(datagen, pgn_converter)
     cr_expect_eq(st.skipped, 5);
     cr_expect_eq(st.positions, 6 + 10 + 3);
     /* One message per bad game, with the file and line, then the summary. */
-    static const struct { int line; const char *words; } Bad[] = {
-        {12, "illegal move 'Ke3'; game 2 skipped"},
-        {27, "unreadable comment"},
-        {29, "cut off: no result before line 33"},
-        {42, "without a score"},
+    static const struct {
+        int line;
+        const char *words;
+    } Bad[] = {
+        {12, "illegal move 'Ke3'; game 2 skipped"}, {27, "unreadable comment"},
+        {29, "cut off: no result before line 33"},  {42, "without a score"},
         {44, "cut off: no result before the end"},
     };
     cr_assert_eq(PrintedCount, 6);
@@ -891,7 +911,9 @@ Test(datagen, pgn_converter)
          "f2f4 f7f5 h1f2 h8f7 e2e3 e7e6 f1e2 f8e7 e1g1 e8g8",
          {10, 5, 20, 10, 15, 0, 12, 8, 30, 20},
          RESULT_DRAW},
-        {"8/1P1k4/8/8/8/8/3K4/8 w - - 2 2", "b7b8q d7e7 b8b4", {31995, 31996, 31997},
+        {"8/1P1k4/8/8/8/8/3K4/8 w - - 2 2",
+         "b7b8q d7e7 b8b4",
+         {31995, 31996, 31997},
          RESULT_WHITE_WINS},
     };
     VfReader *r = vf_open(out, err, sizeof err);

@@ -35,7 +35,7 @@ static void mirror_fen(const char *fen, char *out, size_t n)
     for (int i = 7; i >= 0; i--) {
         for (char *c = ranks[i]; *c; c++)
             *c = isupper((unsigned char)*c) ? (char)tolower((unsigned char)*c)
-                                             : (char)toupper((unsigned char)*c);
+                                            : (char)toupper((unsigned char)*c);
         strcat(flipped, ranks[i]);
         if (i)
             strcat(flipped, "/");
@@ -43,7 +43,7 @@ static void mirror_fen(const char *fen, char *out, size_t n)
     for (char *c = castle; *c; c++)
         if (*c != '-')
             *c = isupper((unsigned char)*c) ? (char)tolower((unsigned char)*c)
-                                             : (char)toupper((unsigned char)*c);
+                                            : (char)toupper((unsigned char)*c);
     if (ep[0] != '-')
         ep[1] = (char)('1' + '8' - ep[1]);
     snprintf(out, n, "%s %s %s %s %s", flipped, side[0] == 'w' ? "b" : "w", castle, ep, rest);
@@ -104,8 +104,7 @@ Test(eval, colour_symmetry)
 Test(eval, dead_positions_score_zero)
 {
     static const char *const Dead[] = {
-        "8/8/4k3/8/8/3K4/8/8 w - - 0 1",
-        "8/8/4k3/8/8/3KB3/8/8 b - - 0 1",
+        "8/8/4k3/8/8/3K4/8/8 w - - 0 1", "8/8/4k3/8/8/3KB3/8/8 b - - 0 1",
         "8/8/4k3/8/3n4/3K4/8/8 w - - 0 1",
         "8/2b5/4k3/8/8/3KB3/8/8 w - - 0 1", /* both bishops on dark squares */
     };
@@ -123,15 +122,20 @@ Test(eval, lone_king_endings_lead_to_the_mate)
     const char *wrong = "k7/8/8/8/8/4K3/8/2B1N3 w - - 0 1";
     const char *centre = "8/8/8/3k4/8/4K3/8/2B1N3 w - - 0 1";
     int r = eval_fen(right, false), w = eval_fen(wrong, false), c = eval_fen(centre, false);
-    cr_expect(r > w && r > c && w > 5000 && c > 5000, "KBNK: right corner %d, wrong %d, centre %d", r, w, c);
+    cr_expect(r > w && r > c && w > 5000 && c > 5000, "KBNK: right corner %d, wrong %d, centre %d",
+              r, w, c);
     /* A lone king on the edge scores more for the side with the rook, and near
      * the attacking king more than far from it. */
     int edge = eval_fen("4k3/8/4K3/8/8/8/8/R7 w - - 0 1", false);
     int mid = eval_fen("8/8/8/4k3/8/4K3/8/R7 w - - 0 1", false);
     int far = eval_fen("4k3/8/8/8/8/8/8/R3K3 w - - 0 1", false);
     cr_expect(edge > mid && edge > far, "KRK: edge %d, centre %d, kings apart %d", edge, mid, far);
-    const char *const Fens[] = {right, wrong, centre, "4k3/8/4K3/8/8/8/8/R7 b - - 0 1",
-                                "8/8/2k5/8/8/8/8/2BBK3 w - - 0 1", "8/3k4/8/8/8/8/3QP3/4K3 b - - 0 1"};
+    const char *const Fens[] = {right,
+                                wrong,
+                                centre,
+                                "4k3/8/4K3/8/8/8/8/R7 b - - 0 1",
+                                "8/8/2k5/8/8/8/8/2BBK3 w - - 0 1",
+                                "8/3k4/8/8/8/8/3QP3/4K3 b - - 0 1"};
     for (size_t i = 0; i < sizeof Fens / sizeof *Fens; i++) {
         char mir[128];
         mirror_fen(Fens[i], mir, sizeof mir);
@@ -326,8 +330,8 @@ Test(eval, trace_rebuilds_the_eval_exactly)
         trace_walk(pos, 400, &seed, &st);
     }
     free(pos);
-    cr_log_info("trace: %d positions, %d dead, %d scaled, %d with phase < 8", st.positions,
-                st.dead, st.scaled, st.endgame);
+    cr_log_info("trace: %d positions, %d dead, %d scaled, %d with phase < 8", st.positions, st.dead,
+                st.scaled, st.endgame);
     cr_assert(st.positions > 5000, "only %d positions", st.positions);
     cr_assert(st.dead > 0 && st.scaled > 0 && st.endgame > 100,
               "dead %d, scaled %d, endgame %d positions", st.dead, st.scaled, st.endgame);

@@ -76,7 +76,6 @@ Test(fen, round_trip_standard_and_en_passant)
     round_trip("4k3/8/8/8/7P/8/8/4K3 b - h3 0 1", false);
 }
 
-
 Test(fen, round_trip_chess960_shredder_and_xfen)
 {
     /* Shredder-FEN stays Shredder-FEN. */
@@ -93,7 +92,6 @@ Test(fen, round_trip_chess960_shredder_and_xfen)
     round_trip("1r2k1r1/pppppppp/8/8/8/8/PPPPPPPP/1R2K1R1 w KQkq - 0 1", true);
     round_trip("1rk4r/8/8/8/8/8/8/1RK4R w Kk - 3 17", true);
 }
-
 
 Test(fen, round_trip_xfen_inner_rook)
 {
@@ -181,7 +179,8 @@ static void expect_reject(const char *fen)
         cr_expect_str_eq(after, before, "FEN changed by rejected \"%s\"", fen);
         cr_expect_eq(pos_key(pos), key, "key changed by rejected \"%s\"", fen);
         /* Byte-for-byte on purpose: the copy was made with memcpy. */
-        cr_expect(memcmp(pos, copy, sizeof *pos) == 0, /* NOLINT(bugprone-suspicious-memory-comparison) */
+        cr_expect(memcmp(pos, copy, sizeof *pos)
+                      == 0, /* NOLINT(bugprone-suspicious-memory-comparison) */
                   "position bytes changed by rejected \"%s\"", fen);
     }
     free(pos);
@@ -202,18 +201,18 @@ Test(fen, reject_bad_piece_placement)
     expect_reject("4k3 w - - 0 1");
 
     expect_reject("rnbqkbnr/ppppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"); /* 9 pieces */
-    expect_reject("rnbqkbnr/pppppppp/72/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");  /* 7 + 2 */
+    expect_reject("rnbqkbnr/pppppppp/72/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"); /* 7 + 2 */
     expect_reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR1 w KQkq - 0 1"); /* last rank */
     expect_reject("rnbqkbnr/pppppppp/8/8/44p/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-    expect_reject("rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");   /* 7 */
+    expect_reject("rnbqkbnr/ppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"); /* 7 */
     expect_reject("rnbqkbnr/pppppppp/7/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");
-    expect_reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1");   /* last rank */
-    expect_reject("rnbqkbnr/pppppppp/8//8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1");   /* empty rank */
+    expect_reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBN w KQkq - 0 1"); /* last rank */
+    expect_reject("rnbqkbnr/pppppppp/8//8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1"); /* empty rank */
 
     expect_reject("rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQ1BNR w kq - 0 1"); /* no white king */
     expect_reject("rnbq1bnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1"); /* no black king */
     expect_reject("rnbkkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQ - 0 1"); /* two black kings */
-    expect_reject("4k3/8/8/8/8/8/8/3KK3 w - - 0 1");                        /* two white kings */
+    expect_reject("4k3/8/8/8/8/8/8/3KK3 w - - 0 1");                         /* two white kings */
     expect_reject("8/8/8/8/8/8/8/8 w - - 0 1");
 
     expect_reject("4k3/8/8/8/8/8/8/P3K3 w - - 0 1");
@@ -224,8 +223,8 @@ Test(fen, reject_bad_piece_placement)
 
 Test(fen, reject_bad_fields)
 {
-    expect_reject("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1");       /* black king attacked, white to move */
-    expect_reject("4k3/8/8/8/8/8/3p4/4K3 b - - 0 1");       /* white king attacked by a pawn */
+    expect_reject("4k3/4R3/8/8/8/8/8/4K3 w - - 0 1"); /* black king attacked, white to move */
+    expect_reject("4k3/8/8/8/8/8/3p4/4K3 b - - 0 1"); /* white king attacked by a pawn */
     expect_reject("4k3/8/8/8/8/8/8/r3K3 b - - 0 1");
     expect_reject("4k3/8/3N4/8/8/8/8/4K3 w - - 0 1");
     /* The side to move may of course be in check. */
@@ -360,8 +359,6 @@ Test(fen, impossible_castling_and_en_passant_dropped)
     free(a);
     free(b);
 }
-
-
 
 Test(fen, castling_king_off_e_file_needs_chess960)
 {

@@ -97,7 +97,8 @@ Test(gamestate, ongoing_checkmate_stalemate)
         cr_assert(pos_in_check(pos));
         cr_assert_eq(gen_count_legal(pos), 0);
         free(pos);
-        expect_fen_state("r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4", GAME_CHECKMATE);
+        expect_fen_state("r1bqkb1r/pppp1Qpp/2n2n2/4p3/2B1P3/8/PPPP1PPP/RNB1K1NR b KQkq - 0 4",
+                         GAME_CHECKMATE);
         expect_fen_state("6rk/5Npp/8/8/8/8/8/6K1 b - - 0 1", GAME_CHECKMATE);
     }
 
@@ -115,20 +116,23 @@ Test(gamestate, ongoing_checkmate_stalemate)
 Test(gamestate, dead_positions)
 {
     { /* dead positions */
-        struct { const char *fen; bool dead; } cases[] = {
-            {"4k3/8/8/8/8/8/8/4K3 w - - 0 1", true},         /* K v K */
-            {"4k3/8/8/8/8/8/8/4KN2 w - - 0 1", true},        /* KN v K */
-            {"4k3/8/8/8/8/8/8/1n2K3 b - - 0 1", true},       /* K v KN */
-            {"4k3/8/8/8/8/8/8/4KB2 w - - 0 1", true},        /* KB v K */
-            {"4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1", true},      /* KB v KB, both on dark squares */
-            {"4k3/3b4/8/8/8/8/8/4KB2 w - - 0 1", true},      /* KB v KB, both on light squares */
-            {"2b1k3/8/8/8/8/8/8/2B1K3 w - - 0 1", false},    /* opposite colours */
-            {"4k3/8/8/8/8/8/8/3NKN2 w - - 0 1", false},      /* KNN v K: mate exists */
-            {"4k3/8/8/8/8/8/8/2B1KN2 w - - 0 1", false},     /* KBN v K */
-            {"4kn2/8/8/8/8/8/8/2B1K3 w - - 0 1", false},     /* KB v KN */
-            {"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", false},      /* KP v K */
-            {"4k3/8/8/8/8/8/8/4K2R w - - 0 1", false},       /* KR v K */
-            {"4k3/8/8/8/8/8/8/3QK3 w - - 0 1", false},       /* KQ v K */
+        struct {
+            const char *fen;
+            bool dead;
+        } cases[] = {
+            {"4k3/8/8/8/8/8/8/4K3 w - - 0 1", true},      /* K v K */
+            {"4k3/8/8/8/8/8/8/4KN2 w - - 0 1", true},     /* KN v K */
+            {"4k3/8/8/8/8/8/8/1n2K3 b - - 0 1", true},    /* K v KN */
+            {"4k3/8/8/8/8/8/8/4KB2 w - - 0 1", true},     /* KB v K */
+            {"4kb2/8/8/8/8/8/8/2B1K3 w - - 0 1", true},   /* KB v KB, both on dark squares */
+            {"4k3/3b4/8/8/8/8/8/4KB2 w - - 0 1", true},   /* KB v KB, both on light squares */
+            {"2b1k3/8/8/8/8/8/8/2B1K3 w - - 0 1", false}, /* opposite colours */
+            {"4k3/8/8/8/8/8/8/3NKN2 w - - 0 1", false},   /* KNN v K: mate exists */
+            {"4k3/8/8/8/8/8/8/2B1KN2 w - - 0 1", false},  /* KBN v K */
+            {"4kn2/8/8/8/8/8/8/2B1K3 w - - 0 1", false},  /* KB v KN */
+            {"4k3/8/8/8/8/8/4P3/4K3 w - - 0 1", false},   /* KP v K */
+            {"4k3/8/8/8/8/8/8/4K2R w - - 0 1", false},    /* KR v K */
+            {"4k3/8/8/8/8/8/8/3QK3 w - - 0 1", false},    /* KQ v K */
         };
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
             Position *pos = pos_from(cases[i].fen);
@@ -148,7 +152,6 @@ Test(gamestate, dead_positions)
         free(pos);
     }
 }
-
 
 Test(gamestate, repetitions)
 {
@@ -208,7 +211,7 @@ Test(gamestate, fifty_and_seventy_five_move_rules)
         const char *base = "4k3/8/8/8/8/8/8/R3K3 w - - %d 80";
         char fen[128];
         int clocks[] = {0, 99, 100, 149, 150, 151, 400};
-        GameState want[] = {GAME_ONGOING, GAME_ONGOING, GAME_CLAIM_50_MOVES, GAME_CLAIM_50_MOVES,
+        GameState want[] = {GAME_ONGOING,  GAME_ONGOING,  GAME_CLAIM_50_MOVES, GAME_CLAIM_50_MOVES,
                             GAME_75_MOVES, GAME_75_MOVES, GAME_75_MOVES};
         for (int i = 0; i < 7; i++) {
             snprintf(fen, sizeof fen, base, clocks[i]);
@@ -256,7 +259,6 @@ Test(gamestate, fifty_and_seventy_five_move_rules)
     }
 }
 
-
 /* ------------------------------------------------------------------------ */
 /* Keys: Art. 9.2.2                                                         */
 
@@ -298,8 +300,10 @@ Test(gamestate, en_passant_in_key_art_9_2_2)
         pos = pos_from("rnbqkbnr/pppppppp/8/4P3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2");
         play(pos, "d7d5");
         cr_assert(pos_st(pos)->ep_legal);
-        cr_assert_neq(pos_key(pos), key_of("rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3"));
-        cr_assert_eq(pos_key(pos), key_of("rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3"));
+        cr_assert_neq(pos_key(pos),
+                      key_of("rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq - 0 3"));
+        cr_assert_eq(pos_key(pos),
+                     key_of("rnbqkbnr/ppp1pppp/8/3pP3/8/8/PPPP1PPP/RNBQKBNR w KQkq d6 0 3"));
         free(pos);
     }
 
@@ -331,7 +335,7 @@ Test(gamestate, en_passant_in_key_art_9_2_2)
 Test(gamestate, castling_rights_and_side_in_key)
 {
     { /* castling rights change the key */
-        static const char *const rights[16] = {"-", "K", "Q", "KQ", "k", "Kk", "Qk", "KQk",
+        static const char *const rights[16] = {"-", "K",  "Q",  "KQ",  "k",  "Kk",  "Qk",  "KQk",
                                                "q", "Kq", "Qq", "KQq", "kq", "Kkq", "Qkq", "KQkq"};
         uint64_t keys[16];
         for (int i = 0; i < 16; i++) {
@@ -342,7 +346,8 @@ Test(gamestate, castling_rights_and_side_in_key)
             keys[i] = pos_key(pos);
             free(pos);
             for (int j = 0; j < i; j++)
-                cr_assert_neq(keys[i], keys[j], "rights %s and %s share a key", rights[i], rights[j]);
+                cr_assert_neq(keys[i], keys[j], "rights %s and %s share a key", rights[i],
+                              rights[j]);
         }
         /* Rook out and back: same placement, rights lost, not a repetition. */
         Position *pos = pos_from("r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1");
@@ -357,12 +362,13 @@ Test(gamestate, castling_rights_and_side_in_key)
     }
 
     { /* side to move changes the key */
-        cr_assert_neq(key_of("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"), key_of("4k3/8/8/8/8/8/8/R3K3 b - - 0 1"));
+        cr_assert_neq(key_of("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"),
+                      key_of("4k3/8/8/8/8/8/8/R3K3 b - - 0 1"));
         /* Clocks are not part of the key. */
-        cr_assert_eq(key_of("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"), key_of("4k3/8/8/8/8/8/8/R3K3 w - - 37 90"));
+        cr_assert_eq(key_of("4k3/8/8/8/8/8/8/R3K3 w - - 0 1"),
+                     key_of("4k3/8/8/8/8/8/8/R3K3 w - - 37 90"));
     }
 }
-
 
 /* ------------------------------------------------------------------------ */
 /* Long games                                                               */
@@ -387,7 +393,7 @@ Test(gamestate, long_game_knight_shuffle, .timeout = 60)
             int reps = pos_repetitions(pos);
             cr_assert(reps == cycles || (reps >= 4 && cycles >= 4), "ply %d: %d repetitions", i + 1,
                       reps);
-            expect_state(pos, cycles == 1 ? GAME_ONGOING
+            expect_state(pos, cycles == 1  ? GAME_ONGOING
                               : cycles < 4 ? GAME_CLAIM_THREEFOLD
                                            : GAME_FIVEFOLD);
         }
@@ -460,9 +466,10 @@ Test(gamestate, very_long_game_with_progress, .timeout = 60)
     Position *pos = pos_from("4k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1");
     static const char *const WalkW[4] = {"e1d1", "e8d8", "d1e1", "d8e8"};
     static const char *const WalkB[4] = {"e8d8", "e1d1", "d8e8", "d1e1"};
-    static const char *const PawnMoves[] = {
-        "a2a3", "a7a6", "b2b3", "b7b6", "c2c3", "c7c6", "d2d3", "d7d6", "e2e3", "e7e6", "f2f3", "f7f6",
-        "g2g3", "g7g6", "h2h3", "h7h6", "a3a4", "a6a5", "b3b4", "b6b5", "c3c4", "c6c5", "d3d4", "d6d5"};
+    static const char *const PawnMoves[] = {"a2a3", "a7a6", "b2b3", "b7b6", "c2c3", "c7c6",
+                                            "d2d3", "d7d6", "e2e3", "e7e6", "f2f3", "f7f6",
+                                            "g2g3", "g7g6", "h2h3", "h7h6", "a3a4", "a6a5",
+                                            "b3b4", "b6b5", "c3c4", "c6c5", "d3d4", "d6d5"};
     int np = (int)(sizeof PawnMoves / sizeof PawnMoves[0]);
     int plies = 0, max_hply = 0;
     for (int p = 0; p <= np; p++) {
@@ -476,8 +483,9 @@ Test(gamestate, very_long_game_with_progress, .timeout = 60)
             cr_assert_eq(pos_key(pos), pos_compute_key(pos), "ply %d", plies);
             cr_assert_eq(pos_rule50(pos), i + 1);
             int reps = (i + 1) / 4;
-            cr_assert_eq(pos_repetitions(pos), reps, "ply %d (segment %d, %d): %d repetitions, want %d",
-                         plies, p, i, pos_repetitions(pos), reps);
+            cr_assert_eq(pos_repetitions(pos), reps,
+                         "ply %d (segment %d, %d): %d repetitions, want %d", plies, p, i,
+                         pos_repetitions(pos), reps);
             GameState gs = pos_game_state(pos), want = expected_state(reps, i + 1);
             cr_assert_eq(gs, want, "ply %d: %s, want %s", plies, game_state_text(gs),
                          game_state_text(want));

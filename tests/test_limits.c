@@ -174,7 +174,6 @@ static void certify(const char *fen, int n, bool winning)
     free(p);
 }
 
-
 static void setup(void)
 {
     harness_setup();
@@ -285,7 +284,8 @@ static long long set_to_mb(const char *err)
 
 Test(limits, hash_beyond_memory_is_clamped)
 {
-    static const char *const Fen = "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    static const char *const Fen =
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
     Engine *e = eng_start();
     eng_send(e, "position fen %s", Fen);
     expect_no_error(e, "setoption name Hash value 64");
@@ -293,8 +293,8 @@ Test(limits, hash_beyond_memory_is_clamped)
 
     /* More than the machine has: the largest table it can give, said so
      * (a client that believes the value it set is as close as can be). */
-    const char *err = expect_error(e, "setoption name Hash value 33554432", "more than this machine",
-                                   "set to ");
+    const char *err = expect_error(e, "setoption name Hash value 33554432",
+                                   "more than this machine", "set to ");
     long long max = set_to_mb(err);
     CHECK(e, max > 64 && max < 33554432, "33554432 MB: set to %lld MB: %s", max, err);
     int mark;
@@ -374,8 +374,8 @@ static void check_multipv(Engine *e, int from, int to, int depth, int k, char *b
             CHECK(e, field(l, "pv", first[j - 1], sizeof first[0]), "no pv: %.200s", l);
             lines++;
         }
-        CHECK(e, distinct == k && (repeats || lines == k), "depth %d: %d multipv lines, expected %d",
-              d, lines, k);
+        CHECK(e, distinct == k && (repeats || lines == k),
+              "depth %d: %d multipv lines, expected %d", d, lines, k);
         for (int a = 0; a < k; a++)
             for (int b = a + 1; b < k; b++)
                 CHECK(e, strcmp(first[a], first[b]) != 0,
@@ -445,8 +445,9 @@ Test(limits, position_with_218_moves)
             blank++;
             continue;
         }
-        CHECK(e, sscanf(e->lines[i], "%7[a-h1-8qrbn]: %d%n", mv, &cnt, &used) == 2
-                     && !e->lines[i][used] && cnt == 1,
+        CHECK(e,
+              sscanf(e->lines[i], "%7[a-h1-8qrbn]: %d%n", mv, &cnt, &used) == 2
+                  && !e->lines[i][used] && cnt == 1,
               "perft line '%s'", e->lines[i]);
         move_t m = move_from_uci(p, mv);
         CHECK(e, m != MOVE_NONE && !seen[m], "perft 1 lists '%s' (illegal or twice)", mv);
@@ -576,8 +577,8 @@ Test(limits, megabyte_game)
     /* Then an ordinary game again. */
     expect_no_error(e, "position startpos moves e2e4");
     show(e, fen, sizeof fen, state, sizeof state);
-    CHECK(e, !strcmp(fen, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"), "Fen '%s'",
-          fen);
+    CHECK(e, !strcmp(fen, "rnbqkbnr/pppppppp/8/8/4P3/8/PPPP1PPP/RNBQKBNR b KQkq e3 0 1"),
+          "Fen '%s'", fen);
     check_bestmove(e, search(e, "go depth 4", 60000, NULL), NULL, "e2e4");
     eng_quit(e);
 }
@@ -592,8 +593,8 @@ enum { KEYSET = 1 << 14 };
 
 typedef struct {
     Position *pos;
-    uint64_t *seen;     /* open addressing, KEYSET slots */
-    char *text;         /* " e2e4 e7e5 ..." */
+    uint64_t *seen; /* open addressing, KEYSET slots */
+    char *text;     /* " e2e4 e7e5 ..." */
     size_t len, cap;
     int plies, rule50;
     uint32_t rng;
@@ -761,8 +762,9 @@ static void send_game(Engine *e, const char *moves, const char *lib_moves_fen, i
     snprintf(want, sizeof want, "%.*s%d %d", (int)head, lib_moves_fen, rule50, 1 + plies / 2);
     CHECK(e, !strcmp(fen, want), "after %d plies: Fen '%s', expected '%s'", plies, fen, want);
     /* "ongoing" exactly: not even a draw claim. */
-    CHECK(e, strcmp(state_word, "ongoing") ? strstr(state, state_word) != NULL
-                                           : !strcmp(state, state_word),
+    CHECK(e,
+          strcmp(state_word, "ongoing") ? strstr(state, state_word) != NULL
+                                        : !strcmp(state, state_word),
           "after %d plies: State '%s', expected '%s'", plies, state, state_word);
 }
 
@@ -868,8 +870,8 @@ static int deep_search(Engine *e, const char *fen, const char *cmd, int sign, in
         if (!mate)
             continue;
         CHECK(e, (v > 0) == (sign > 0), "%s: score mate %d has the wrong sign: %.200s", fen, v, l);
-        CHECK(e, !exact || abs(v) >= exact, "%s: mate %d is shorter than the exact %d: %.200s",
-              fen, v, exact, l);
+        CHECK(e, !exact || abs(v) >= exact, "%s: mate %d is shorter than the exact %d: %.200s", fen,
+              v, exact, l);
     }
     CHECK(e, !final || strstr(last, final), "%s, '%s': the last line does not say '%s': %.200s",
           fen, cmd, final, last);
@@ -962,7 +964,8 @@ Test(limits, go_mate_1_to_10)
         bool said = false;
         for (int i = from; i < e->count && !said; i++)
             said = starts(e->lines[i], "info string no mate in 3");
-        CHECK(e, said, "%s: go mate 3 for the mated side does not say there is no mate", MATED_IN[n]);
+        CHECK(e, said, "%s: go mate 3 for the mated side does not say there is no mate",
+              MATED_IN[n]);
     }
     eng_quit(e);
 }

@@ -189,23 +189,25 @@ Test(movegen, castling_moves_and_lost_rights)
 Test(movegen, castling_not_out_of_through_or_into_check)
 {
     { /* castling not out of through or into check */
-        struct { const char *fen, *want; } cases[] = {
-            {"4r1k1/8/8/8/8/8/8/R3K2R w KQ - 0 1", ""},           /* out of check */
-            {"5rk1/8/8/8/8/8/8/R3K2R w KQ - 0 1", "e1c1"},        /* through f1 */
-            {"3rk3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "e1g1"},        /* through d1 */
-            {"2k3r1/8/8/8/8/8/8/R3K2R w KQ - 0 1", "e1c1"},       /* into g1 */
-            {"2r1k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "e1g1"},       /* into c1 */
-            {"1r2k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "e1g1 e1c1"},  /* b1 attacked: fine */
-            {"4k2r/8/8/8/8/8/8/R3K2R w KQ - 0 1", "e1g1 e1c1"},   /* rook attacked: fine */
-            {"r3k2r/8/8/8/8/8/8/RN2K2R w KQkq - 0 1", "e1g1"},    /* b1 occupied */
-            {"r3k2r/8/8/8/8/8/8/R3KB1R w KQkq - 0 1", "e1c1"},    /* f1 occupied */
+        struct {
+            const char *fen, *want;
+        } cases[] = {
+            {"4r1k1/8/8/8/8/8/8/R3K2R w KQ - 0 1", ""},          /* out of check */
+            {"5rk1/8/8/8/8/8/8/R3K2R w KQ - 0 1", "e1c1"},       /* through f1 */
+            {"3rk3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "e1g1"},       /* through d1 */
+            {"2k3r1/8/8/8/8/8/8/R3K2R w KQ - 0 1", "e1c1"},      /* into g1 */
+            {"2r1k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "e1g1"},      /* into c1 */
+            {"1r2k3/8/8/8/8/8/8/R3K2R w KQ - 0 1", "e1g1 e1c1"}, /* b1 attacked: fine */
+            {"4k2r/8/8/8/8/8/8/R3K2R w KQ - 0 1", "e1g1 e1c1"},  /* rook attacked: fine */
+            {"r3k2r/8/8/8/8/8/8/RN2K2R w KQkq - 0 1", "e1g1"},   /* b1 occupied */
+            {"r3k2r/8/8/8/8/8/8/R3KB1R w KQkq - 0 1", "e1c1"},   /* f1 occupied */
             {"r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", "e8g8 e8c8"},
-            {"r3k2r/8/8/8/1B6/8/8/R3K2R b KQkq - 0 1", "e8c8"},   /* b4 bishop hits f8 */
-            {"r3k2r/8/8/8/6B1/B7/8/4K3 b kq - 0 1", ""},          /* c8 and f8 attacked */
-            {"r3k2r/8/8/8/8/8/8/4K2N b kq - 0 1", "e8g8 e8c8"},    /* knight far away */
-            {"r3k2r/8/8/8/8/6n1/8/R3K2R w KQkq - 0 1", "e1c1"},   /* g3 knight hits f1 */
-            {"r3k2r/8/8/8/8/8/5p2/R3K2R w KQkq - 0 1", ""},       /* pawn f2 checks e1 */
-            {"r3k2r/8/8/8/8/8/4p3/R3K2R w KQkq - 0 1", ""},       /* pawn e2 hits d1 and f1 */
+            {"r3k2r/8/8/8/1B6/8/8/R3K2R b KQkq - 0 1", "e8c8"}, /* b4 bishop hits f8 */
+            {"r3k2r/8/8/8/6B1/B7/8/4K3 b kq - 0 1", ""},        /* c8 and f8 attacked */
+            {"r3k2r/8/8/8/8/8/8/4K2N b kq - 0 1", "e8g8 e8c8"}, /* knight far away */
+            {"r3k2r/8/8/8/8/6n1/8/R3K2R w KQkq - 0 1", "e1c1"}, /* g3 knight hits f1 */
+            {"r3k2r/8/8/8/8/8/5p2/R3K2R w KQkq - 0 1", ""},     /* pawn f2 checks e1 */
+            {"r3k2r/8/8/8/8/8/4p3/R3K2R w KQkq - 0 1", ""},     /* pawn e2 hits d1 and f1 */
         };
         for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
             Position *pos = pos_from(cases[i].fen, false);
@@ -290,7 +292,8 @@ Test(movegen, en_passant)
     }
 
     { /* en passant generated after double push */
-        Position *pos = pos_from("rnbqkbnr/pppppppp/8/4P3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2", false);
+        Position *pos = pos_from("rnbqkbnr/pppppppp/8/4P3/8/8/PPPP1PPP/RNBQKBNR b KQkq - 0 2",
+                                 false);
         play(pos, "f7f5");
         cr_assert_eq(pos_st(pos)->ep, SQ_F6);
         cr_assert(pos_st(pos)->ep_legal);
@@ -386,7 +389,8 @@ static bitboard_t ref_checkers(const Position *pos)
     int us = pos->side, them = !us, ksq = pos_king_sq(pos, us);
     bitboard_t occ = pos_occupied(pos), t = pos->by_color[them];
     return (attacks_slider_slow(ROOK, ksq, occ) & t & (pos->by_type[ROOK] | pos->by_type[QUEEN]))
-           | (attacks_slider_slow(BISHOP, ksq, occ) & t & (pos->by_type[BISHOP] | pos->by_type[QUEEN]))
+           | (attacks_slider_slow(BISHOP, ksq, occ) & t
+              & (pos->by_type[BISHOP] | pos->by_type[QUEEN]))
            | (knight_attacks(ksq) & t & pos->by_type[KNIGHT])
            | (pawn_attacks(us, ksq) & t & pos->by_type[PAWN]);
 }
@@ -398,12 +402,14 @@ static bitboard_t ref_pinned(const Position *pos)
     bitboard_t occ = pos_occupied(pos), t = pos->by_color[them];
     bitboard_t rq = t & (pos->by_type[ROOK] | pos->by_type[QUEEN]);
     bitboard_t bq = t & (pos->by_type[BISHOP] | pos->by_type[QUEEN]);
-    bitboard_t seen = (attacks_slider_slow(ROOK, ksq, occ) & rq) | (attacks_slider_slow(BISHOP, ksq, occ) & bq);
+    bitboard_t seen = (attacks_slider_slow(ROOK, ksq, occ) & rq)
+                      | (attacks_slider_slow(BISHOP, ksq, occ) & bq);
     bitboard_t own = pos->by_color[us] & ~sq_bb(ksq), res = 0;
     while (own) {
         int s = pop_lsb(&own);
         bitboard_t o2 = occ ^ sq_bb(s);
-        bitboard_t now = (attacks_slider_slow(ROOK, ksq, o2) & rq) | (attacks_slider_slow(BISHOP, ksq, o2) & bq);
+        bitboard_t now = (attacks_slider_slow(ROOK, ksq, o2) & rq)
+                         | (attacks_slider_slow(BISHOP, ksq, o2) & bq);
         if (now & ~seen)
             res |= sq_bb(s);
     }
@@ -416,12 +422,14 @@ static void check_consistency(const Position *pos, const char *where)
     for (int s = 0; s < SQ_NB; s++) {
         int pc = pos->board[s];
         if (pc == NO_PIECE) {
-            cr_assert(!(pos_occupied(pos) & sq_bb(s)), "%s: empty square %d marked occupied", where, s);
+            cr_assert(!(pos_occupied(pos) & sq_bb(s)), "%s: empty square %d marked occupied", where,
+                      s);
             continue;
         }
         all |= sq_bb(s);
         cr_assert(pos->by_type[piece_type(pc)] & sq_bb(s), "%s: type board misses %d", where, s);
-        cr_assert(pos->by_color[piece_color(pc)] & sq_bb(s), "%s: colour board misses %d", where, s);
+        cr_assert(pos->by_color[piece_color(pc)] & sq_bb(s), "%s: colour board misses %d", where,
+                  s);
     }
     cr_assert_eq(all, pos_occupied(pos), "%s", where);
     cr_assert_eq(pos->by_color[WHITE] | pos->by_color[BLACK], all, "%s", where);
@@ -437,7 +445,8 @@ static void check_consistency(const Position *pos, const char *where)
 
     const StateInfo *st = pos_st(pos);
     cr_assert_eq(st->key, pos_compute_key(pos), "%s: incremental key differs", where);
-    cr_assert_eq(st->pawn_key, pos_compute_pawn_key(pos), "%s: incremental pawn key differs", where);
+    cr_assert_eq(st->pawn_key, pos_compute_pawn_key(pos), "%s: incremental pawn key differs",
+                 where);
     cr_assert_eq(st->checkers, ref_checkers(pos), "%s: checkers", where);
     cr_assert_eq(st->pinned, ref_pinned(pos), "%s: pinned", where);
     /* The side that just moved is not in check. */
@@ -545,7 +554,10 @@ static void take_snapshot(const Position *pos, Position *snap)
     memcpy(snap, pos, offsetof(Position, hist) + (size_t)(pos->hply + 1) * sizeof(StateInfo));
 }
 
-static const struct { const char *fen; bool c960; } WalkFens[] = {
+static const struct {
+    const char *fen;
+    bool c960;
+} WalkFens[] = {
     {START_FEN, false},
     {KIWIPETE, false},
     {"8/2p5/3p4/KP5r/1R3p1k/8/4P1P1/8 w - - 0 1", false},
@@ -570,7 +582,8 @@ static void random_walk(int fi, int games, int plies, uint64_t seed)
     char where[200];
     for (int g = 0; g < games; g++) {
         char err[256];
-        cr_assert(pos_set_fen(pos, WalkFens[fi].fen, WalkFens[fi].c960, err, sizeof err), "%s", err);
+        cr_assert(pos_set_fen(pos, WalkFens[fi].fen, WalkFens[fi].c960, err, sizeof err), "%s",
+                  err);
         for (int ply = 0; ply < plies; ply++) {
             char fen[128];
             fen_of(pos, fen);
@@ -645,30 +658,33 @@ static int check_all_move_values(const Position *pos, const char *fen)
     return bad;
 }
 
-static const struct { const char *fen; bool c960; } ValidationFens[] = {
+static const struct {
+    const char *fen;
+    bool c960;
+} ValidationFens[] = {
     {START_FEN, false},
     {KIWIPETE, false},
-    {"rnbqkbnr/ppppp1pp/8/4Pp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", false},   /* e.p. legal */
-    {"8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1", false},                               /* e.p. pinned */
-    {"8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1", false},                               /* e.p. evasion */
-    {"4k3/8/8/2PpP3/8/8/8/4K3 w - d6 0 1", false},                              /* two e.p. */
-    {"5rk1/8/8/8/8/8/8/R3K2R w KQ - 0 1", false},                               /* through check */
+    {"rnbqkbnr/ppppp1pp/8/4Pp2/8/8/PPPP1PPP/RNBQKBNR w KQkq f6 0 3", false}, /* e.p. legal */
+    {"8/8/8/8/k2Pp2Q/8/8/3K4 b - d3 0 1", false},                            /* e.p. pinned */
+    {"8/8/8/2k5/3Pp3/8/8/4K3 b - d3 0 1", false},                            /* e.p. evasion */
+    {"4k3/8/8/2PpP3/8/8/8/4K3 w - d6 0 1", false},                           /* two e.p. */
+    {"5rk1/8/8/8/8/8/8/R3K2R w KQ - 0 1", false},                            /* through check */
     {"r3k2r/8/8/8/8/8/8/R3K2R b KQkq - 0 1", false},
-    {"r3k2r/8/8/8/8/8/8/RN2K2R w KQkq - 0 1", false},                           /* blocked */
-    {"1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1", false},                                /* promotions */
+    {"r3k2r/8/8/8/8/8/8/RN2K2R w KQkq - 0 1", false}, /* blocked */
+    {"1r2k3/P7/8/8/8/8/8/4K3 w - - 0 1", false},      /* promotions */
     {"4k3/8/8/8/8/8/1p6/R1N1K3 b Q - 0 1", false},
-    {"k3r3/8/8/8/1b6/8/8/1R2K3 w - - 0 1", false},                              /* double check */
-    {"4k3/8/8/8/8/3n4/8/4K3 w - - 0 1", false},                                 /* knight check */
-    {"k3r3/7b/4R1B1/8/r1N1K3/3P1Q2/8/1b5q w - - 0 1", false},                   /* five pins */
-    {"2K2r2/4P3/8/8/8/8/8/3k4 w - - 0 1", false},                               /* promote out of check */
-    {"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", false},                                  /* stalemate */
-    {"rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", false},   /* mate */
+    {"k3r3/8/8/8/1b6/8/8/1R2K3 w - - 0 1", false},            /* double check */
+    {"4k3/8/8/8/8/3n4/8/4K3 w - - 0 1", false},               /* knight check */
+    {"k3r3/7b/4R1B1/8/r1N1K3/3P1Q2/8/1b5q w - - 0 1", false}, /* five pins */
+    {"2K2r2/4P3/8/8/8/8/8/3k4 w - - 0 1", false},             /* promote out of check */
+    {"7k/5Q2/6K1/8/8/8/8/8 b - - 0 1", false},                /* stalemate */
+    {"rnb1kbnr/pppp1ppp/8/4p3/6Pq/5P2/PPPPP2P/RNBQKBNR w KQkq - 1 3", false}, /* mate */
     {"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", true},
-    {"1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1", true},                             /* king stays */
-    {"4k3/8/8/8/8/8/8/3RK3 w Q - 0 1", true},                                   /* rook stays */
+    {"1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1", true}, /* king stays */
+    {"4k3/8/8/8/8/8/8/3RK3 w Q - 0 1", true},       /* rook stays */
     {"4k3/8/8/8/8/8/8/RK6 w Q - 0 1", true},
-    {"4k3/8/8/8/8/8/8/5KRr w K - 0 1", true},                                   /* shielded */
-    {"R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1", false},            /* 218 moves */
+    {"4k3/8/8/8/8/8/8/5KRr w K - 0 1", true},                        /* shielded */
+    {"R6R/3Q4/1Q4Q1/4Q3/2Q4Q/Q4Q2/pp1Q4/kBNN1KB1 w - - 0 1", false}, /* 218 moves */
 };
 
 Test(movegen, validation_all_16bit_values, .timeout = 120)
@@ -678,7 +694,8 @@ Test(movegen, validation_all_16bit_values, .timeout = 120)
     for (int i = 0; i < n; i++) {
         Position *pos = pos_from(ValidationFens[i].fen, ValidationFens[i].c960);
         int bad = check_all_move_values(pos, ValidationFens[i].fen);
-        cr_expect_eq(bad, 0, "%s: %d of 65536 move values misjudged by pos_is_pseudo_legal && pos_is_legal",
+        cr_expect_eq(bad, 0,
+                     "%s: %d of 65536 move values misjudged by pos_is_pseudo_legal && pos_is_legal",
                      ValidationFens[i].fen, bad);
         total_bad += bad;
         free(pos);
@@ -799,8 +816,8 @@ Test(movegen, uci_text)
 
     { /* uci misc */
         Position *pos = pos_from(START_FEN, false);
-        const char *bad[] = {"", "e2", "e2e5", "e2e4q", "e2e4qq", "e7e5", "a1a1", "z9z9", "e2e4 ",
-                             "0000", "E2E4", "g1e2"};
+        const char *bad[] = {"",     "e2",   "e2e5",  "e2e4q", "e2e4qq", "e7e5",
+                             "a1a1", "z9z9", "e2e4 ", "0000",  "E2E4",   "g1e2"};
         for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
             cr_assert_eq(move_from_uci(pos, bad[i]), MOVE_NONE, "'%s' accepted", bad[i]);
         char buf[8];
@@ -889,10 +906,10 @@ Test(movegen, san_text)
         expect_san("3k4/8/8/8/8/8/8/R3K3 w Q - 0 1", false, "e1c1", "O-O-O+");
         expect_san("1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1", true, "g1h1", "O-O");
         expect_san("1r4kr/8/8/8/8/8/8/1R4KR w HBhb - 0 1", true, "g1b1", "O-O-O");
-        expect_san("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2", false, "d8h4", "Qh4#");
+        expect_san("rnbqkbnr/pppp1ppp/8/4p3/6P1/5P2/PPPPP2P/RNBQKBNR b KQkq - 0 2", false, "d8h4",
+                   "Qh4#");
         expect_san("6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1", false, "a1a8", "Ra8#");
         expect_san("r3k3/8/8/8/8/8/8/R3K3 w Q - 0 1", false, "a1a8", "Rxa8+");
         expect_san("4k3/8/8/8/8/8/8/4K3 w - - 0 1", false, "e1d2", "Kd2");
     }
 }
-

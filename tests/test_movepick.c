@@ -12,8 +12,8 @@
 #include <string.h>
 
 #include "../eval/eval.h"
-#include "../movegen/notation.h"
 #include "../movegen/movegen.h"
+#include "../movegen/notation.h"
 #include "../search/movepick.h"
 #include "../search/see.h"
 
@@ -288,8 +288,8 @@ static void check_stages(const Input *in, const move_t *got, const int *cls, int
         if (cls[i] < cls[i - 1]) {
             describe(in, ctx, sizeof ctx);
             cr_assert_fail("%s: %s (%s) after %s (%s) (%s)", what, name(in->pos, got[i], a),
-                           class_name[cls[i]], name(in->pos, got[i - 1], b),
-                           class_name[cls[i - 1]], ctx);
+                           class_name[cls[i]], name(in->pos, got[i - 1], b), class_name[cls[i - 1]],
+                           ctx);
         }
         int k0, k1;
         if (cls[i] == cls[i - 1] && order_key(in, cls[i], got[i - 1], &k0)
@@ -345,7 +345,7 @@ static void check_qsearch(const Input *in)
     move_t got[MAX_MOVES];
     int n = pick_all(in, true, got);
     check_exactly(in, &want, got, n, check ? "quiescence in check" : "quiescence");
-    static const char *const QName[] = {"TT move", "capture or promotion", "", "", "",
+    static const char *const QName[] = {"TT move",   "capture or promotion", "", "", "",
                                         "quiet move"};
     int cls[MAX_MOVES];
     for (int i = 0; i < n; i++)
@@ -394,8 +394,7 @@ static move_t random_special(uint64_t *s, const Position *pos, const MoveList *l
 {
     for (;;) {
         switch (rnd_int(s, 6)) {
-        case 0:
-            return MOVE_NONE;
+        case 0: return MOVE_NONE;
         case 1:
         case 2: {
             move_t m = legal->moves[rnd_int(s, legal->count)];
@@ -409,8 +408,7 @@ static move_t random_special(uint64_t *s, const Position *pos, const MoveList *l
                 return m;
             break;
         }
-        case 4:
-            return pool[rnd_int(s, npool)];
+        case 4: return pool[rnd_int(s, npool)];
         default:
             if (nc)
                 return chosen[rnd_int(s, nc)];
@@ -473,10 +471,7 @@ static void check_qsearch_arg(const Input *in, bool unused)
         check_qsearch(in);
 }
 
-Test(movepick, every_legal_move_exactly_once)
-{
-    random_inputs(400, check_main, false);
-}
+Test(movepick, every_legal_move_exactly_once) { random_inputs(400, check_main, false); }
 
 Test(movepick, stages_in_order)
 {
@@ -517,8 +512,8 @@ Test(movepick, hand_made_order)
     in.killers[1] = mv(p, "d1d3");
     in.counter = mv(p, "d1c2");
 
-    static const char *const First[] = {"e1e2", "e4f5", "e4d5", "h1h7", "d1d3", "d1c2",
-                                        "h1h5", "d1g4", "e1f2", "e1g1"};
+    static const char *const First[] = {"e1e2", "e4f5", "e4d5", "h1h7", "d1d3",
+                                        "d1c2", "h1h5", "d1g4", "e1f2", "e1g1"};
     static const char *const Last[] = {"d1a1", "d1a4", "d1d5"};
     enum { NF = sizeof First / sizeof First[0], NL = sizeof Last / sizeof Last[0] };
     move_t got[MAX_MOVES];
@@ -559,7 +554,7 @@ Test(movepick, killers_and_counter_edge_cases)
     const move_t flagged = (move_t)(rh7 | 0x3000);
     static const struct {
         const char *what;
-        int tt, k1, k2, counter;     /* indices into Moves */
+        int tt, k1, k2, counter;      /* indices into Moves */
         int slot_k1, slot_k2, slot_c; /* which move each special stage returns (-1: none) */
     } Cases[] = {
         {"all distinct", 4, 0, 1, 2, 0, 1, 2},
@@ -579,9 +574,8 @@ Test(movepick, killers_and_counter_edge_cases)
         {"null moves and none", 10, 10, 11, 12, -1, -1, -1},
         {"garbage TT move, killers none", 11, 12, 12, 1, -1, -1, 1},
     };
-    const move_t Moves[] = {rh7,     qd3,   qc2,        exf5,   ke2,      castle,
-                            blocked, theirs, bad_castle, flagged, MOVE_NULL, 0xFFFF,
-                            MOVE_NONE};
+    const move_t Moves[] = {rh7,    qd3,        qc2,     exf5,      ke2,    castle,   blocked,
+                            theirs, bad_castle, flagged, MOVE_NULL, 0xFFFF, MOVE_NONE};
     const move_t none = MOVE_NONE;
     for (size_t i = 0; i < sizeof Cases / sizeof Cases[0]; i++) {
         Input in = {.pos = p, .t = make_tables(0, 0)};

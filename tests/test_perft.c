@@ -256,8 +256,9 @@ Test(perft, divide_and_suite_runner)
         Position *pos = calloc(1, sizeof *pos);
         cr_assert_not_null(pos);
         char err[256];
-        cr_assert(pos_set_fen(pos, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
-                              false, err, sizeof err));
+        cr_assert(
+            pos_set_fen(pos, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1",
+                        false, err, sizeof err));
         DivideLines out;
         for (int threads = 1; threads <= 3; threads++) {
             out.count = 0;
@@ -297,15 +298,18 @@ Test(perft, divide_and_suite_runner)
     }
 
     { /* suite runner */
-        const char *good = "# comment\n\n"
-                           "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400 ;D3 8902\n"
-                           "  # indented comment\n"
-                           "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66\n";
+        const char *good =
+            "# comment\n\n"
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 400 ;D3 8902\n"
+            "  # indented comment\n"
+            "4k3/8/8/8/8/8/8/4K2R w K - 0 1 ;D1 15 ;D2 66\n";
         cr_assert_eq(run_suite_text(good, 3, false), 0);
-        const char *bad = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 401 ;D3 8903\n";
+        const char *bad =
+            "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1 ;D1 20 ;D2 401 ;D3 8903\n";
         cr_assert_eq(run_suite_text(bad, 3, false), 2);
         cr_assert_eq(run_suite_text(bad, 1, false), 0, "depths above the maximum are skipped");
-        const char *c960 = "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9 ;D1 21 ;D2 528\n";
+        const char *c960 =
+            "bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9 ;D1 21 ;D2 528\n";
         cr_assert_eq(run_suite_text(c960, 2, true), 0);
         const char *badfen = "rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNX w KQkq - 0 1 ;D1 20\n";
         cr_assert(run_suite_text(badfen, 1, false) > 0, "an unreadable FEN counts as a failure");
@@ -314,4 +318,3 @@ Test(perft, divide_and_suite_runner)
         fclose(out);
     }
 }
-

@@ -9,8 +9,8 @@
 #include "../movegen/movegen.h"
 #include "../movegen/notation.h"
 #include "../movegen/score.h"
-#include "../search/search.h"
 #include "../search/level.h"
+#include "../search/search.h"
 #include "../search/see.h"
 #include "../search/timeman.h"
 #include "../search/tt.h"
@@ -60,7 +60,10 @@ static int search_score(Position *p, int depth, move_t *best)
 Test(search, mates_in_one_to_five)
 {
     /* depth 0: 2n + 6 plies */
-    static const struct { const char *fen; int n, depth; } Cases[] = {
+    static const struct {
+        const char *fen;
+        int n, depth;
+    } Cases[] = {
         {"6k1/5ppp/8/8/8/8/5PPP/3R2K1 w - - 0 1", 1, 0},
         {"r1bqkbnr/pppp1ppp/2n5/4p3/2B1P3/5Q2/PPPP1PPP/RNB1K1NR w KQkq - 0 1", 1, 0},
         {"6k1/8/6K1/8/8/8/8/R7 w - - 0 1", 1, 0},
@@ -102,8 +105,8 @@ Test(search, repetition_in_the_game_history_is_a_draw)
     /* White is a queen up; the position after Ke1-e2-e1 has occurred twice
      * already, so a third time is a draw the search must see (and avoid). */
     Position *p = fen("4k3/8/8/8/8/8/8/Q3K3 w - - 0 1");
-    static const char *const Moves[] = {"e1e2", "e8d8", "e2e1", "d8e8", "e1e2", "e8d8", "e2e1",
-                                        "d8e8"};
+    static const char *const Moves[] = {"e1e2", "e8d8", "e2e1", "d8e8",
+                                        "e1e2", "e8d8", "e2e1", "d8e8"};
     for (int i = 0; i < 8; i++) {
         move_t m = move_from_uci(p, Moves[i]);
         cr_assert_neq(m, MOVE_NONE);
@@ -151,8 +154,8 @@ static void plays_to_mate(const char *f, int depth)
         pos_make_game_move(p, best);
         plies++;
     }
-    cr_expect_eq(pos_game_state(p), GAME_CHECKMATE, "%s: not mated after %d plies (%s)", f,
-                 plies, game_state_text(pos_game_state(p)));
+    cr_expect_eq(pos_game_state(p), GAME_CHECKMATE, "%s: not mated after %d plies (%s)", f, plies,
+                 game_state_text(pos_game_state(p)));
     free(p);
 }
 
@@ -173,9 +176,15 @@ Test(search, won_endings_against_a_lone_king_are_mated)
 
 Test(search, see_values)
 {
-    static const struct { const char *fen; const char *move; int threshold; bool expect; } Cases[] = {
-        {"1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5", 100, true},   /* free pawn */
-        {"1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1", "d3e5", 0, false}, /* N for P */
+    static const struct {
+        const char *fen;
+        const char *move;
+        int threshold;
+        bool expect;
+    } Cases[] = {
+        {"1k1r4/1pp4p/p7/4p3/8/P5P1/1PP4P/2K1R3 w - - 0 1", "e1e5", 100, true}, /* free pawn */
+        {"1k1r3q/1ppn3p/p4b2/4p3/8/P2N2P1/1PP1R1BP/2K1Q3 w - - 0 1", "d3e5", 0,
+         false}, /* N for P */
         {"4k3/8/8/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", 100, true},
         {"4k3/8/2p5/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", 1, false}, /* P x P, recaptured */
         {"4k3/8/2p5/3p4/4P3/8/8/4K3 w - - 0 1", "e4d5", 0, true},
@@ -185,8 +194,8 @@ Test(search, see_values)
         Position *p = fen(Cases[i].fen);
         move_t m = move_from_uci(p, Cases[i].move);
         cr_assert_neq(m, MOVE_NONE, "%s %s", Cases[i].fen, Cases[i].move);
-        cr_expect_eq(see_ge(p, m, Cases[i].threshold), Cases[i].expect, "%s %s >= %d",
-                     Cases[i].fen, Cases[i].move, Cases[i].threshold);
+        cr_expect_eq(see_ge(p, m, Cases[i].threshold), Cases[i].expect, "%s %s >= %d", Cases[i].fen,
+                     Cases[i].move, Cases[i].threshold);
         free(p);
     }
 }
@@ -326,8 +335,8 @@ Test(search, play_levels_grow_stronger_with_the_setting)
     double prev = -1;
     for (int elo = LEVEL_ELO_MIN; elo <= LEVEL_ELO_MAX; elo += 10) {
         double s = level_strength(LEVEL_FULL, true, elo);
-        cr_assert(s >= prev && s >= 0 && s <= LEVEL_FULL, "UCI_Elo %d -> %.2f after %.2f", elo,
-                  s, prev);
+        cr_assert(s >= prev && s >= 0 && s <= LEVEL_FULL, "UCI_Elo %d -> %.2f after %.2f", elo, s,
+                  prev);
         prev = s;
     }
     cr_expect_eq(level_strength(LEVEL_FULL, true, LEVEL_ELO_MAX), LEVEL_FULL);
@@ -359,6 +368,6 @@ Test(search, play_levels_grow_stronger_with_the_setting)
         cr_assert_eq(k, level_pick(&lv, close, 4, seed));
         counts[k]++;
     }
-    cr_expect(counts[0] > counts[3] && counts[3] > 0, "choices %d %d %d %d", counts[0],
-              counts[1], counts[2], counts[3]);
+    cr_expect(counts[0] > counts[3] && counts[3] > 0, "choices %d %d %d %d", counts[0], counts[1],
+              counts[2], counts[3]);
 }

@@ -16,8 +16,8 @@ enum { OVERHEAD = 20, LATENCY = 3 };
 
 static ClockInfo clock_of(int64_t time, int64_t inc, int movestogo)
 {
-    ClockInfo c = {.time = {time, time}, .inc = {inc, inc}, .movestogo = movestogo,
-                   .overhead = OVERHEAD};
+    ClockInfo c = {
+        .time = {time, time}, .inc = {inc, inc}, .movestogo = movestogo, .overhead = OVERHEAD};
     return c;
 }
 
@@ -52,8 +52,8 @@ static int64_t lowest_clock(int64_t time, int64_t inc, int period, int moves)
 
 Test(timeman, increment_games_do_not_flag)
 {
-    static const int64_t Tcs[][2] = {{1000, 10}, {2000, 20}, {4000, 40}, {8000, 80},
-                                     {60000, 600}, {180000, 2000}};
+    static const int64_t Tcs[][2] = {{1000, 10}, {2000, 20},   {4000, 40},
+                                     {8000, 80}, {60000, 600}, {180000, 2000}};
     for (size_t i = 0; i < sizeof Tcs / sizeof *Tcs; i++) {
         int64_t low = lowest_clock(Tcs[i][0], Tcs[i][1], 0, 400);
         /* More than the latency of a move stays on the clock. */
@@ -108,8 +108,8 @@ Test(timeman, low_clock_keeps_a_reserve)
             TimeLimits tl = tm_allocate(&c, 0);
             int64_t allowed = time - reserve > inc / 2 ? time - reserve : inc / 2;
             cr_assert(tl.hard >= 1 && tl.hard <= (allowed > 1 ? allowed : 1),
-                      "clock %lld + %lld: hard %lld, at most %lld", (long long)time,
-                      (long long)inc, (long long)tl.hard, (long long)allowed);
+                      "clock %lld + %lld: hard %lld, at most %lld", (long long)time, (long long)inc,
+                      (long long)tl.hard, (long long)allowed);
             if (inc && time > 2 * reserve)
                 cr_assert_geq(tl.hard, inc / 2, "clock %lld + %lld: hard %lld", (long long)time,
                               (long long)inc, (long long)tl.hard);

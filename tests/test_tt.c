@@ -83,8 +83,14 @@ Test(tt, bucket_index_is_where_the_table_stores)
     TT *tt = new_tt(1);
     cr_assert_eq(tt->bucket_count, (size_t)(1 << 20) / sizeof(TTBucket));
     static const uint64_t Keys[] = {
-        0, 1, 0xFFFFFFFFFFFFFFFFULL, 0x8000000000000000ULL, 0x123456789ABCDEF0ULL,
-        0x0001000000000000ULL, 0xFFFE000000000000ULL, 0x7FFF800000012345ULL,
+        0,
+        1,
+        0xFFFFFFFFFFFFFFFFULL,
+        0x8000000000000000ULL,
+        0x123456789ABCDEF0ULL,
+        0x0001000000000000ULL,
+        0xFFFE000000000000ULL,
+        0x7FFF800000012345ULL,
     };
     for (size_t i = 0; i < sizeof Keys / sizeof Keys[0]; i++) {
         tt_table_clear(tt, 1);
@@ -109,8 +115,8 @@ Test(tt, every_field_round_trips)
 {
     TT *tt = new_tt(1);
     static const int Depths[] = {0, 1, 7, 63, 100, 254};
-    static const int Scores[] = {0, 1, -1, 345, -2999, SCORE_MATE_IN_MAX - 1,
-                                 SCORE_MATED_IN_MAX + 1, SCORE_NONE};
+    static const int Scores[] = {
+        0, 1, -1, 345, -2999, SCORE_MATE_IN_MAX - 1, SCORE_MATED_IN_MAX + 1, SCORE_NONE};
     static const int Evals[] = {0, 77, -1500, SCORE_NONE};
     static const move_t Moves[] = {1, 0x0D1C, 0x7FFF, 0xFFFF};
     int n = 0;
@@ -178,7 +184,9 @@ Test(tt, mate_scores_are_stored_relative_to_the_node)
     cr_expect_eq(probe(tt, key, 0).score, mated_in(6));
 
     /* The bounds of the mate range are mates; scores inside it are not moved. */
-    static const struct { int score, ply, stored; } Cases[] = {
+    static const struct {
+        int score, ply, stored;
+    } Cases[] = {
         {SCORE_MATE_IN_MAX, 4, SCORE_MATE_IN_MAX + 4},
         {SCORE_MATED_IN_MAX, 4, SCORE_MATED_IN_MAX - 4},
         {SCORE_MATE_IN_MAX - 1, 4, SCORE_MATE_IN_MAX - 1},
@@ -221,7 +229,9 @@ Test(tt, key_check_tells_keys_of_one_bucket_apart)
 Test(tt, full_bucket_replaces_the_shallowest)
 {
     TT *tt = new_tt(1);
-    static const struct { int depths[3], replaced; } Cases[] = {
+    static const struct {
+        int depths[3], replaced;
+    } Cases[] = {
         {{9, 3, 6}, 1}, {{2, 8, 5}, 0}, {{7, 9, 4}, 2}, {{5, 5, 5}, 0}, {{6, 4, 4}, 1},
     };
     for (int bound = BOUND_UPPER; bound <= BOUND_EXACT; bound++)
@@ -238,8 +248,8 @@ Test(tt, full_bucket_replaces_the_shallowest)
             cr_expect(has(tt, fresh), "case %zu: the new key was not stored", i);
             for (int j = 0; j < 3; j++)
                 cr_expect_eq(has(tt, keys[j]), j != Cases[i].replaced,
-                             "bound %d, depths %d %d %d: entry %d %s", bound,
-                             Cases[i].depths[0], Cases[i].depths[1], Cases[i].depths[2], j,
+                             "bound %d, depths %d %d %d: entry %d %s", bound, Cases[i].depths[0],
+                             Cases[i].depths[1], Cases[i].depths[2], j,
                              j == Cases[i].replaced ? "kept" : "replaced");
             /* The other buckets are untouched. */
             cr_expect_eq(used_entries(tt), 3);
@@ -258,7 +268,10 @@ Test(tt, replacement_ignores_bound_and_pv_flag, .disabled = true)
     TT *tt = new_tt(1);
     /* Same generation: only the depth decides, whatever bound or flag the
      * entries carry (a static-eval-only entry is BOUND_NONE). */
-    static const struct { int bound[3]; bool pv[3]; } Cases[] = {
+    static const struct {
+        int bound[3];
+        bool pv[3];
+    } Cases[] = {
         {{BOUND_EXACT, BOUND_NONE, BOUND_UPPER}, {false, false, false}},
         {{BOUND_LOWER, BOUND_NONE, BOUND_NONE}, {true, false, true}},
         {{BOUND_NONE, BOUND_NONE, BOUND_NONE}, {true, false, true}},

@@ -277,13 +277,28 @@ Test(tune, list_names_every_weight_and_groups_freeze)
     for (const char *s = out; (s = strchr(s, '\n')); s++)
         lines++;
     cr_assert_eq(lines, N_WEIGHTS, "%d lines from --list", lines);
-    static const char *const Names[] = {
-        " psqt.knight.e4 ", " psqt.king.h8 ", " mob.knight.8 ", " mob.queen.27 ",
-        " backward ", " supported.rank7 ", " phalanx.rank2 ", " passed_blocked.rank7 ",
-        " passed_free.rank7 ", " threat_by_pawn.queen ", " threat_by_minor.rook ",
-        " threat_by_rook ", " hanging ", " outpost_knight ", " outpost_bishop ",
-        " rook_seventh ", " king_zone_att.queen ", " safe_check.knight ", " king_zone_weak ",
-        " storm.4 ", " space ", " tempo "};
+    static const char *const Names[] = {" psqt.knight.e4 ",
+                                        " psqt.king.h8 ",
+                                        " mob.knight.8 ",
+                                        " mob.queen.27 ",
+                                        " backward ",
+                                        " supported.rank7 ",
+                                        " phalanx.rank2 ",
+                                        " passed_blocked.rank7 ",
+                                        " passed_free.rank7 ",
+                                        " threat_by_pawn.queen ",
+                                        " threat_by_minor.rook ",
+                                        " threat_by_rook ",
+                                        " hanging ",
+                                        " outpost_knight ",
+                                        " outpost_bishop ",
+                                        " rook_seventh ",
+                                        " king_zone_att.queen ",
+                                        " safe_check.knight ",
+                                        " king_zone_weak ",
+                                        " storm.4 ",
+                                        " space ",
+                                        " tempo "};
     for (size_t i = 0; i < sizeof Names / sizeof *Names; i++)
         cr_assert(strstr(out, Names[i]), "no '%s' in --list", Names[i]);
     static const char *const Fixed[] = {"psqt.pawn.a1 ", "psqt.pawn.h8 ", "supported.rank2 ",
@@ -300,8 +315,8 @@ Test(tune, list_names_every_weight_and_groups_freeze)
     /* Frozen groups stay as they were; the other weights move. */
     char args[512], path[128];
     snprintf(path, sizeof path, "%s/groups.c", Dir);
-    snprintf(args, sizeof args, "--epochs 4 --threads 1 --freeze psqt,mob.rook --out '%s' %s",
-             path, Sample);
+    snprintf(args, sizeof args, "--epochs 4 --threads 1 --freeze psqt,mob.rook --out '%s' %s", path,
+             Sample);
     cr_assert_eq(run_tuner(args, out, sizeof out), 0, "tuner failed:\n%s", out);
     WeightFile w, orig;
     parse_weights(path, &w);

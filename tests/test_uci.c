@@ -165,7 +165,8 @@ Test(uci, isready_during_go_infinite)
     for (int i = 0; i < 3; i++) {
         int64_t t0 = now_ms();
         eng_send(e, "isready");
-        CHECK(e, wait_for(e, "readyok", 1000), "isready not answered within 1 s during go infinite");
+        CHECK(e, wait_for(e, "readyok", 1000),
+              "isready not answered within 1 s during go infinite");
         CHECK(e, now_ms() - t0 <= 1000, "readyok took %lld ms", (long long)(now_ms() - t0));
         drain(e, 100);
     }
@@ -276,8 +277,10 @@ Test(uci, go_depth)
         long long d = field_num(l, "depth", -1);
         CHECK(e, d >= 1 && d <= 5, "info depth %lld in go depth 5", d);
         seen[d] = true;
-        CHECK(e, !is_pv_info(l) || (field_num(l, "nodes", -1) >= 0 && field_num(l, "time", -1) >= 0
-                     && field_num(l, "seldepth", -1) >= d),
+        CHECK(e,
+              !is_pv_info(l)
+                  || (field_num(l, "nodes", -1) >= 0 && field_num(l, "time", -1) >= 0
+                      && field_num(l, "seldepth", -1) >= d),
               "info line lacks nodes/time/seldepth: %s", l);
     }
     for (int d = 1; d <= 5; d++)
@@ -401,8 +404,9 @@ Test(uci, searchmoves_restricts_the_root)
     eng_send(e, "position startpos");
     int mark;
     const char *bm = search(e, "go depth 6 searchmoves a2a3 h2h3", 20000, &mark);
-    CHECK(e, !strcmp(bm, "bestmove a2a3") || !strcmp(bm, "bestmove h2h3")
-                 || starts(bm, "bestmove a2a3 ") || starts(bm, "bestmove h2h3 "),
+    CHECK(e,
+          !strcmp(bm, "bestmove a2a3") || !strcmp(bm, "bestmove h2h3")
+              || starts(bm, "bestmove a2a3 ") || starts(bm, "bestmove h2h3 "),
           "searchmoves a2a3 h2h3 gave '%s'", bm);
     check_bestmove(e, bm, NULL, NULL);
     for (int i = mark; i < e->next; i++) {
@@ -431,8 +435,8 @@ static void check_multipv(Engine *e, int from, int to, int depth, int k)
             const char *found = NULL;
             for (int i = from; i < to; i++) {
                 const char *l = e->lines[i];
-                if (is_pv_info(l) && field_num(l, "depth", -1) == d && field_num(l, "multipv", -1) == j
-                    && !strstr(l, "bound"))
+                if (is_pv_info(l) && field_num(l, "depth", -1) == d
+                    && field_num(l, "multipv", -1) == j && !strstr(l, "bound"))
                     found = l;
             }
             CHECK(e, found, "no 'info depth %d ... multipv %d' line", d, j);
@@ -509,8 +513,8 @@ static void check_wdl(Engine *e, int from, int to, bool want)
         }
         int a, b, c;
         CHECK(e, w && sscanf(w, " wdl %d %d %d", &a, &b, &c) == 3, "no 'wdl W D L' in: %s", l);
-        CHECK(e, a >= 0 && b >= 0 && c >= 0 && a + b + c == 1000, "wdl %d %d %d does not sum to 1000",
-              a, b, c);
+        CHECK(e, a >= 0 && b >= 0 && c >= 0 && a + b + c == 1000,
+              "wdl %d %d %d does not sum to 1000", a, b, c);
         CHECK(e, strstr(l, " score ") < w, "wdl before the score: %s", l);
         if (strstr(l, " score mate ") && !strstr(l, " score mate -"))
             CHECK(e, a == 1000, "a mate for us with wdl %d %d %d", a, b, c);
@@ -615,13 +619,15 @@ Test(uci, chess960_castling_notation)
     CHECK(e, has_line_from(e, mark, "e8h8: 1") && has_line_from(e, mark, "e8a8: 1"),
           "Chess960: black castling not shown as e8h8 / e8a8");
     perft1(e, Adj, &mark);
-    CHECK(e, has_line_from(e, mark, "b1a1: 1") && has_line_from(e, mark, "b1g1: 1")
-                 && has_line_from(e, mark, "b1c1: 1") && has_line_from(e, mark, "Nodes searched: 24"),
+    CHECK(e,
+          has_line_from(e, mark, "b1a1: 1") && has_line_from(e, mark, "b1g1: 1")
+              && has_line_from(e, mark, "b1c1: 1") && has_line_from(e, mark, "Nodes searched: 24"),
           "Chess960 divide of %s", Adj);
     perft1(e, C960, &mark);
     /* (d1c1 is also a king step here.) */
-    CHECK(e, has_line_from(e, mark, "d1h1: 1") && has_line_from(e, mark, "d1b1: 1")
-                 && !has_line_from(e, mark, "d1g1: 1") && has_line_from(e, mark, "Nodes searched: 25"),
+    CHECK(e,
+          has_line_from(e, mark, "d1h1: 1") && has_line_from(e, mark, "d1b1: 1")
+              && !has_line_from(e, mark, "d1g1: 1") && has_line_from(e, mark, "Nodes searched: 25"),
           "Chess960 divide of %s", C960);
 
     /* Castling both ways, both colours, written king-takes-rook. */
@@ -629,15 +635,18 @@ Test(uci, chess960_castling_notation)
     expect_fen(e, "2kr3r/8/8/8/8/8/8/R4RK1 w - - 2 2", "e1h1 e8a8");
     expect_no_error(e, "position fen r3k2r/8/8/8/8/8/8/R3K2R w KQkq - 0 1 moves e1a1 e8h8");
     expect_fen(e, "r4rk1/8/8/8/8/8/8/2KR3R w - - 2 2", "e1a1 e8h8");
-    expect_no_error(e, "position fen rk4rn/pppppppp/8/8/8/8/PPPPPPPP/RK4RN w GAga - 0 1 moves b1a1 b8g8");
+    expect_no_error(
+        e, "position fen rk4rn/pppppppp/8/8/8/8/PPPPPPPP/RK4RN w GAga - 0 1 moves b1a1 b8g8");
     expect_fen(e, "r4rkn/pppppppp/8/8/8/8/PPPPPPPP/2KR2RN w - - 2 2", "b1a1 b8g8");
     /* b1c1 here is the king step, not castling. */
-    expect_no_error(e, "position fen rk4rn/pppppppp/8/8/8/8/PPPPPPPP/RK4RN w GAga - 0 1 moves b1c1");
+    expect_no_error(e,
+                    "position fen rk4rn/pppppppp/8/8/8/8/PPPPPPPP/RK4RN w GAga - 0 1 moves b1c1");
     char fen[128];
     show(e, fen, sizeof fen, NULL, 0);
-    CHECK(e, starts(fen, "rk4rn/pppppppp/8/8/8/8/PPPPPPPP/R1K3RN b "), "b1c1 is not a king step: %s",
-          fen);
-    expect_no_error(e, "position fen 1r1k3r/pppppppp/8/8/8/8/PPPPPPPP/1R1K3R w HBhb - 0 1 moves d1h1 d8b8");
+    CHECK(e, starts(fen, "rk4rn/pppppppp/8/8/8/8/PPPPPPPP/R1K3RN b "),
+          "b1c1 is not a king step: %s", fen);
+    expect_no_error(
+        e, "position fen 1r1k3r/pppppppp/8/8/8/8/PPPPPPPP/1R1K3R w HBhb - 0 1 moves d1h1 d8b8");
     expect_fen(e, "2kr3r/pppppppp/8/8/8/8/PPPPPPPP/1R3RK1 w - - 2 2", "d1h1 d8b8");
 
     /* The search prints its castling bestmove the same way. */
@@ -878,8 +887,8 @@ Test(uci, illegal_move_keeps_the_position)
         {"position startpos moves e2e4 e7e5 e2e4x", "'e2e4x'", "move 3 "},
         {"position fen 4k3/P7/8/8/8/8/8/4K3 w - - 0 1 moves a7a8", "'a7a8'", "move 1 "},
         {"position fen 4k3/P7/8/8/8/8/8/4K3 w - - 0 1 moves a7a8k", "'a7a8k'", "move 1 "},
-        {"position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 moves e1e2 e8e7 e2e3 e7e6 e3e4 e6e5",
-         "'e6e5'", "move 6 "},
+        {"position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1 moves e1e2 e8e7 e2e3 e7e6 e3e4 e6e5", "'e6e5'",
+         "move 6 "},
     };
     Engine *e = eng_start();
     eng_send(e, "position fen %s", KIWIPETE);
@@ -905,11 +914,19 @@ Test(uci, bad_go_is_refused)
     static const struct {
         const char *cmd, *word;
     } Bad[] = {
-        {"go depth abc", "depth"},   {"go depth", "depth"},       {"go nodes -5", "nodes"},
-        {"go movetime xyz", "movetime"}, {"go mate", "mate"},     {"go foo", "foo"},
-        {"go depth 5 bar", "bar"},   {"go searchmoves e2e5", "e2e5"},
-        {"go searchmoves e7e5 depth 2", "e7e5"}, {"go perft 0", "perft"},
-        {"go perft abc", "perft"},   {"go perft 21", "perft"},    {"go movestogo -1", "movestogo"},
+        {"go depth abc", "depth"},
+        {"go depth", "depth"},
+        {"go nodes -5", "nodes"},
+        {"go movetime xyz", "movetime"},
+        {"go mate", "mate"},
+        {"go foo", "foo"},
+        {"go depth 5 bar", "bar"},
+        {"go searchmoves e2e5", "e2e5"},
+        {"go searchmoves e7e5 depth 2", "e7e5"},
+        {"go perft 0", "perft"},
+        {"go perft abc", "perft"},
+        {"go perft 21", "perft"},
+        {"go movestogo -1", "movestogo"},
         {"go depth 99999999999999999999", "depth"},
     };
     Engine *e = eng_start();
@@ -928,7 +945,8 @@ Test(uci, bad_go_is_refused)
     int64_t t0 = now_ms();
     const char *bm = search(e, "go wtime -100 btime -100", 5000, NULL);
     check_bestmove(e, bm, NULL, NULL);
-    CHECK(e, now_ms() - t0 < 2000, "no time left, answered after %lld ms", (long long)(now_ms() - t0));
+    CHECK(e, now_ms() - t0 < 2000, "no time left, answered after %lld ms",
+          (long long)(now_ms() - t0));
     CHECK(e, count_from(e, mark, "info string") >= 1, "negative wtime not mentioned");
     sync_ready(e);
     CHECK(e, count_from(e, mark, "bestmove") == 1, "%d bestmoves", count_from(e, mark, "bestmove"));
@@ -1023,8 +1041,14 @@ Test(uci, commands_during_an_endless_search_are_refused)
     eng_send(e, "go infinite");
     CHECK(e, wait_for(e, "info depth", 10000), "no info line after go infinite");
     static const char *const Refused[] = {
-        "position startpos", "position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1", "go depth 1",
-        "go infinite", "setoption name MultiPV value 3", "ucinewgame", "d", "go perft 2",
+        "position startpos",
+        "position fen 4k3/8/8/8/8/8/8/4K3 w - - 0 1",
+        "go depth 1",
+        "go infinite",
+        "setoption name MultiPV value 3",
+        "ucinewgame",
+        "d",
+        "go perft 2",
     };
     for (size_t i = 0; i < sizeof Refused / sizeof Refused[0]; i++)
         expect_error(e, Refused[i], "search is running", NULL);
@@ -1372,7 +1396,8 @@ Test(uci, found_by_the_stress_script)
     eng_send(e, "position startpos");
     int mark = e->next;
     eng_send(e, "go btime 100");
-    CHECK(e, wait_for(e, "info string error: go: no wtime", 5000), "no note about the missing wtime");
+    CHECK(e, wait_for(e, "info string error: go: no wtime", 5000),
+          "no note about the missing wtime");
     expect_error(e, "position startpos moves e2e4", "stop", NULL);
     drain(e, 200);
     CHECK(e, count_from(e, mark, "bestmove") == 0, "the search ended by itself");
@@ -1491,8 +1516,8 @@ Test(uci, full_strength_is_unchanged_by_level_options)
     eng_send(e, "bench 6");
     l = wait_for(e, "Nodes searched", 60000);
     long long bench_level = l ? strtoll(strchr(l, ':') + 1, NULL, 10) : -2;
-    CHECK(e, bench_full > 0 && bench_full == bench_level, "bench %lld at full strength, %lld at level 3",
-          bench_full, bench_level);
+    CHECK(e, bench_full > 0 && bench_full == bench_level,
+          "bench %lld at full strength, %lld at level 3", bench_full, bench_level);
 
     eng_send(e, "setoption name Skill Level value 20");
     eng_send(e, "ucinewgame");
@@ -1526,9 +1551,9 @@ Test(uci, bestmove_is_the_first_move_of_the_last_pv)
         "fen 8/2k5/8/2P5/3K4/8/8/8 w - - 0 1",
         "fen 5rk1/5ppp/5n2/3N3Q/8/3B4/8/6K1 w - - 0 1",
     };
-    static const char *const Gos[] = {"go nodes 1",  "go nodes 10",    "go nodes 300", "go depth 1",
-                                      "go depth 4",  "go movetime 5",  "go movetime 30",
-                                      "go wtime 60 btime 60", "go nodes 4000"};
+    static const char *const Gos[] = {"go nodes 1",     "go nodes 10",          "go nodes 300",
+                                      "go depth 1",     "go depth 4",           "go movetime 5",
+                                      "go movetime 30", "go wtime 60 btime 60", "go nodes 4000"};
     Engine *e = eng_start();
     for (size_t p = 0; p < sizeof Positions / sizeof *Positions; p++)
         for (size_t g = 0; g < sizeof Gos / sizeof *Gos; g++) {
@@ -1566,8 +1591,8 @@ Test(uci, bestmove_is_the_first_move_of_the_last_pv)
         char best[16] = "", pv[16];
         field(bm, "bestmove", best, sizeof best);
         last_pv_move(e, mark, e->next, pv, sizeof pv);
-        CHECK(e, *pv && !strcmp(pv, best), "2 threads: bestmove %s, last pv starts with '%s'",
-              best, pv);
+        CHECK(e, *pv && !strcmp(pv, best), "2 threads: bestmove %s, last pv starts with '%s'", best,
+              pv);
     }
     eng_quit(e);
 }
@@ -1591,8 +1616,10 @@ Test(uci, ponderhit_counts_the_time_spent_pondering)
     const char *bm = wait_for(e, "bestmove", 5000);
     CHECK(e, bm, "no bestmove after ponderhit");
     int64_t after = now_ms() - t0;
-    CHECK(e, after < 400, "bestmove %lld ms after ponderhit, after 1.5 s of pondering on a move "
-          "worth about 0.25 s", (long long)after);
+    CHECK(e, after < 400,
+          "bestmove %lld ms after ponderhit, after 1.5 s of pondering on a move "
+          "worth about 0.25 s",
+          (long long)after);
     long long last_time = -1, nodes = 0;
     for (int i = hit; i < e->next; i++)
         if (is_pv_info(e->lines[i])) {
