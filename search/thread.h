@@ -105,7 +105,12 @@ int64_t search_elapsed(const Search *s);
 void search_init_tables(void);
 /* search.c: a thread's whole search of s->root (iterative deepening). */
 void search_thread_run(SearchThread *t);
-/* search.c: after every thread has stopped, picks the move and reports it. */
+/* result.c: after every thread has stopped, picks the move and reports it. */
 void search_report_result(Search *s);
+/* result.c: reports the lines of iteration `depth` of thread t, the line
+ * searched now with its bound against [alpha, beta]. */
+void search_report_lines(SearchThread *t, int depth, int alpha, int beta);
+/* result.c: a remark for the user (UCI: info string). */
+void search_note(const Search *s, const char *text);
 
 #endif
