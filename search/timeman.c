@@ -38,12 +38,6 @@ TimeLimits tm_allocate(const ClockInfo *c, int us)
     int64_t cap = time - c->overhead - TM_MARGIN_MS;
     int64_t share = c->movestogo == 1 ? cap * TM_LAST_SHARE / 100 : time * TM_HARD_SHARE / 100;
     tl.hard = min64(tl.soft * TM_HARD_MUL, share);
-    /* A low clock keeps a reserve of a few overheads and one increment, so
-     * that a busy machine that leaves the engine without a core for a
-     * moment does not flag it. Below the reserve a move may still take half
-     * an increment: the clock climbs back while the moves stay searched. */
-    int64_t reserve = (int64_t)c->overhead * TM_RESERVE_OVERHEADS + inc;
-    tl.hard = min64(tl.hard, max64(time - reserve, inc / 2));
     tl.hard = max64(1, min64(tl.hard, cap));
     tl.soft = max64(1, min64(tl.soft, tl.hard));
     return tl;

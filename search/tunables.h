@@ -83,7 +83,6 @@
     X(TM_HARD_SHARE,        40,    10,    90)  /* ... at most this share of the clock, % ... */    \
     X(TM_LAST_SHARE,        80,    30,    95)  /* ... or, last move of a period, this share, % */  \
     X(TM_MARGIN_MS,          5,     0,    50)  /* never closer than this to the flag, ms */        \
-    X(TM_RESERVE_OVERHEADS,  3,     0,    10)  /* a low clock keeps this many overheads + inc */  \
     /* Time manager, during the search (1+0.01 .. 8+0.08 matches in README.md) */                 \
     X(TM_STABILITY_MAX,      6,     2,    12)  /* iterations of a stable best move that count */   \
     X(TM_STABLE_BASE,      130,    80,   200)  /* soft scale: base - step * stability */           \

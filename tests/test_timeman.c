@@ -3,11 +3,13 @@
  * the clock must never run out; the hard limit always leaves the Move
  * Overhead on the clock; movetime and moves-to-go are obeyed.
  *
- * With an increment the clock settles a little above the reserve that a low
- * clock keeps: three overheads and one increment (70 ms at 1+0.01 with a
- * 20 ms overhead), where a move may still take half an increment. (A
- * reserve of five overheads that left a move no time below it lost strength
- * at 1+0.01: 226 games, -35.5 +/- 32.7.) */
+ * With an increment the clock settles at two or three increments in long
+ * games (about 20 ms at 1+0.01 in this simulation). A fixed reserve above
+ * that loses strength at 1+0.01 (five overheads: 226 games, -35.5 +/- 32.7;
+ * three overheads and an increment, a move below it still getting half an
+ * increment: 543 games, -19.9 +/- 19.0), so the test asks only that the
+ * clock never runs out; a busy machine is met by the delay the engine
+ * learns (engine/uci.c) instead. */
 #include <criterion/criterion.h>
 
 #include "../search/timeman.h"
@@ -94,25 +96,3 @@ Test(timeman, movetime_and_no_clock)
     cr_assert(tl.soft == 0 && tl.hard == 0);
 }
 
-/* A low clock keeps a reserve of a few overheads and one increment (a busy
- * machine may take the core from the engine for tens of milliseconds);
- * below it a move still gets half an increment, so the clock climbs back
- * without moves played from a depth-1 search. */
-Test(timeman, low_clock_keeps_a_reserve)
-{
-    static const int64_t Incs[] = {0, 10, 80};
-    for (size_t k = 0; k < sizeof Incs / sizeof *Incs; k++) {
-        const int64_t inc = Incs[k], reserve = 3 * OVERHEAD + inc;
-        for (int64_t time = 1; time <= 2000; time++) {
-            ClockInfo c = clock_of(time, inc, 0);
-            TimeLimits tl = tm_allocate(&c, 0);
-            int64_t allowed = time - reserve > inc / 2 ? time - reserve : inc / 2;
-            cr_assert(tl.hard >= 1 && tl.hard <= (allowed > 1 ? allowed : 1),
-                      "clock %lld + %lld: hard %lld, at most %lld", (long long)time, (long long)inc,
-                      (long long)tl.hard, (long long)allowed);
-            if (inc && time > 2 * reserve)
-                cr_assert_geq(tl.hard, inc / 2, "clock %lld + %lld: hard %lld", (long long)time,
-                              (long long)inc, (long long)tl.hard);
-        }
-    }
-}
