@@ -95,4 +95,3 @@ Test(timeman, movetime_and_no_clock)
     tl = tm_allocate(&c, 0);
     cr_assert(tl.soft == 0 && tl.hard == 0);
 }
-
