@@ -26,12 +26,17 @@ typedef struct Engine {
      * more than the search took, the difference (a slow client, a busy
      * machine) is kept back on later moves as well as Move Overhead. */
     struct {
-        bool valid;         /* the last go had our clock and was no ponder search */
-        int side, game_ply; /* its position */
-        int64_t time, inc;  /* our clock and increment then, ms */
-        int64_t started;    /* now_ms() when it started */
+        bool valid;          /* the last go had our clock and was no ponder search */
+        int side, game_ply;  /* its position */
+        int64_t time, inc;   /* our clock and increment then, ms */
+        int64_t started;     /* now_ms() when it started */
+        int64_t started_cpu; /* cpu_ms() then */
     } last_go;
     int lag_ms; /* the learned delay (0 .. LAG_MAX_MS) */
+    /* The longest time lately that a search waited for a core (its wall
+     * time less its CPU time): on a busy machine a low clock keeps twice
+     * that in reserve. Fades by an eighth a move. */
+    int stall_ms;
 } Engine;
 
 /* The options the search holds (MultiPV, the play level): the engine's one

@@ -100,6 +100,7 @@ static void on_bestmove(void *ctx, const Position *root, move_t best, move_t pon
 {
     UciReport *r = ctx;
     r->bestmove_at = now_ms();
+    r->bestmove_cpu = cpu_ms();
     if (best == MOVE_NONE) {
         r->print(pos_in_check(root) ? "info depth 0 score mate 0" : "info depth 0 score cp 0");
         r->print("bestmove (none)");

@@ -12,6 +12,7 @@ typedef struct {
     bool show_wdl;                   /* UCI_ShowWDL */
     Position *scratch;               /* for the PV's move text; report_init allocates it */
     int64_t bestmove_at;             /* now_ms() when the last bestmove was printed */
+    int64_t bestmove_cpu;            /* cpu_ms() then */
 } UciReport;
 
 /* Prepares r to print through `print`; false when out of memory. */

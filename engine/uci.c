@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 #include <time.h>
 
 #include "../bench/bench.h"
@@ -284,12 +285,28 @@ static int move_overhead(Engine *e, const SearchLimits *lim)
                       "delay kept back: %d ms",
                       (long long)charged, (long long)took, e->lag_ms);
     }
+    /* The last search's wait for a core, when it had our clock. */
+    if (e->last_go.valid && e->report.bestmove_at >= e->last_go.started) {
+        int64_t wall = e->report.bestmove_at - e->last_go.started;
+        int64_t cpu = e->report.bestmove_cpu - e->last_go.started_cpu;
+        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        int busy = search_threads(e->search);
+        busy = cores > 0 && busy > cores ? (int)cores : busy;
+        int64_t stall = wall - cpu / busy;
+        stall = stall < 0 ? 0 : stall > LAG_MAX_MS ? LAG_MAX_MS : stall;
+        e->stall_ms = stall > e->stall_ms ? (int)stall : e->stall_ms - e->stall_ms / 8;
+        if (e->debug && stall > 0)
+            uci_print("info string debug: the last search waited %lld ms for a core; reserve "
+                      "on a low clock: %d ms",
+                      (long long)stall, 2 * e->stall_ms);
+    }
     e->last_go.valid = time >= 0 && !lim->ponder && !lim->clock.movetime;
     e->last_go.side = us;
     e->last_go.game_ply = e->root.game_ply;
     e->last_go.time = time;
     e->last_go.inc = inc;
     e->last_go.started = now_ms();
+    e->last_go.started_cpu = cpu_ms();
     return e->move_overhead + e->lag_ms;
 }
 
@@ -401,6 +418,8 @@ static void cmd_go(Engine *e, Tokens *t)
         return;
     }
     lim.clock.overhead = move_overhead(e, &lim);
+    /* A few milliseconds of waiting are the scheduler's ordinary noise. */
+    lim.clock.reserve = e->stall_ms >= 10 ? 2 * e->stall_ms : 0;
     search_start(e->search, &e->root, &lim);
 }
 
@@ -510,7 +529,7 @@ static void cmd_ucinewgame(Engine *e, Tokens *t)
     (void)t;
     e->position_error[0] = '\0';
     e->last_go.valid = false;
-    e->lag_ms = 0;
+    e->lag_ms = e->stall_ms = 0;
     search_new_game(e->search);
 }
 

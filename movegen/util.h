@@ -38,6 +38,8 @@ static inline double rng_unit(uint64_t x) { return (double)(x >> 11) / 900719925
 
 /* Monotonic milliseconds since an arbitrary start. */
 int64_t now_ms(void);
+/* Milliseconds of CPU time the process has used (all its threads). */
+int64_t cpu_ms(void);
 
 /* ---- Text --------------------------------------------------------------- */
 

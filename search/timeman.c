@@ -38,6 +38,11 @@ TimeLimits tm_allocate(const ClockInfo *c, int us)
     int64_t cap = time - c->overhead - TM_MARGIN_MS;
     int64_t share = c->movestogo == 1 ? cap * TM_LAST_SHARE / 100 : time * TM_HARD_SHARE / 100;
     tl.hard = min64(tl.soft * TM_HARD_MUL, share);
+    /* On a machine seen busy, a low clock keeps a reserve against the next
+     * stall; below it a move still gets half an increment, so that the clock
+     * climbs back while the moves stay searched. */
+    if (c->reserve > 0)
+        tl.hard = min64(tl.hard, max64(time - c->reserve, inc / 2));
     tl.hard = max64(1, min64(tl.hard, cap));
     tl.soft = max64(1, min64(tl.soft, tl.hard));
     return tl;

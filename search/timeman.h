@@ -15,6 +15,7 @@ typedef struct {
     int movestogo;           /* 0 = sudden death or increment */
     int64_t movetime;        /* ms; 0 = none */
     int overhead;            /* ms */
+    int reserve;             /* ms the hard limit keeps on a low clock (a busy machine); 0 = none */
 } ClockInfo;
 
 typedef struct {

@@ -95,3 +95,27 @@ Test(timeman, movetime_and_no_clock)
     tl = tm_allocate(&c, 0);
     cr_assert(tl.soft == 0 && tl.hard == 0);
 }
+
+/* On a machine seen busy (ClockInfo.reserve), a low clock keeps the reserve
+ * against the next stall; below it a move still gets half an increment. */
+Test(timeman, a_busy_machine_keeps_a_reserve)
+{
+    static const int64_t Incs[] = {0, 10, 80};
+    for (size_t k = 0; k < sizeof Incs / sizeof *Incs; k++) {
+        const int64_t inc = Incs[k];
+        for (int64_t time = 1; time <= 3000; time++) {
+            ClockInfo c = clock_of(time, inc, 0);
+            TimeLimits idle = tm_allocate(&c, 0);
+            c.reserve = 150;
+            TimeLimits busy = tm_allocate(&c, 0);
+            int64_t allowed = time - 150 > inc / 2 ? time - 150 : inc / 2;
+            cr_assert(busy.hard >= 1 && busy.hard <= (allowed > 1 ? allowed : 1),
+                      "clock %lld + %lld: hard %lld with a reserve of 150", (long long)time,
+                      (long long)inc, (long long)busy.hard);
+            cr_assert(busy.hard <= idle.hard && busy.soft <= idle.soft);
+            if (time - 150 >= idle.hard)
+                cr_assert_eq(busy.hard, idle.hard, "clock %lld: the reserve changed a high clock",
+                             (long long)time);
+        }
+    }
+}
