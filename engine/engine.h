@@ -35,8 +35,9 @@ typedef struct Engine {
     int lag_ms; /* the learned delay (0 .. LAG_MAX_MS) */
     /* The longest time lately that a search waited for a core (its wall
      * time less its CPU time): on a busy machine a low clock keeps twice
-     * that in reserve. Fades by an eighth a move. */
+     * that in reserve. Halves every minute (stall_at: when last set). */
     int stall_ms;
+    int64_t stall_at;
 } Engine;
 
 /* The options the search holds (MultiPV, the play level): the engine's one

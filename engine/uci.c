@@ -294,7 +294,17 @@ static int move_overhead(Engine *e, const SearchLimits *lim)
         busy = cores > 0 && busy > cores ? (int)cores : busy;
         int64_t stall = wall - cpu / busy;
         stall = stall < 0 ? 0 : stall > LAG_MAX_MS ? LAG_MAX_MS : stall;
-        e->stall_ms = stall > e->stall_ms ? (int)stall : e->stall_ms - e->stall_ms / 8;
+        /* A busy machine stays busy for a while: what was seen halves every
+         * minute, across games. */
+        int64_t now = now_ms();
+        for (int64_t t = e->stall_at; t + 60000 <= now; t += 60000)
+            e->stall_ms /= 2;
+        if (now - e->stall_at >= 60000)
+            e->stall_at = now - (now - e->stall_at) % 60000;
+        if (stall >= e->stall_ms) {
+            e->stall_ms = (int)stall;
+            e->stall_at = now;
+        }
         if (e->debug && stall > 0)
             uci_print("info string debug: the last search waited %lld ms for a core; reserve "
                       "on a low clock: %d ms",
@@ -529,7 +539,7 @@ static void cmd_ucinewgame(Engine *e, Tokens *t)
     (void)t;
     e->position_error[0] = '\0';
     e->last_go.valid = false;
-    e->lag_ms = e->stall_ms = 0;
+    e->lag_ms = 0; /* the machine's stalls are kept: they are not the game's */
     search_new_game(e->search);
 }
 
