@@ -24,6 +24,9 @@ static inline TTBucket *bucket_of(const TT *tt, uint64_t key)
     return &tt->table[(size_t)(((unsigned __int128)key * tt->bucket_count) >> 64)];
 }
 
+/* Tables of this many MB or more are cleared by a fresh block. */
+enum { TT_FRESH_CLEAR_MB = 256 };
+
 /* A zeroed table of n buckets, 64-byte aligned; *mem receives what to free.
  * calloc, because a large block comes straight from the system as pages that
  * read as zero until written: a big table costs neither time nor memory
@@ -73,10 +76,13 @@ void tt_table_clear(TT *tt, int threads)
     if (!tt->table)
         return;
     tt->generation = 0;
-    /* A fresh zeroed block; if none can be had, the old one is wiped with
-     * the given number of threads. */
+    /* A large table is replaced by a fresh zeroed block, whose pages cost
+     * nothing until the search writes them; a small one (or a large one
+     * when no fresh block can be had) is wiped in place with the given
+     * number of threads, which is faster than faulting its pages in again. */
     void *mem;
-    TTBucket *table = alloc_zeroed(tt->bucket_count, &mem);
+    TTBucket *table = tt->size_mb >= TT_FRESH_CLEAR_MB ? alloc_zeroed(tt->bucket_count, &mem)
+                                                       : NULL;
     if (table) {
         free(tt->mem);
         tt->mem = mem;
