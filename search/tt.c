@@ -188,7 +188,9 @@ void tt_table_store(TT *tt, uint64_t key, int ply, move_t move, int score, int e
             break;
         }
         /* Worth of an entry: its depth, less its age. */
-        int age = ((generation - LD(e->gen_bound)) & GEN_MASK) / GEN_STEP;
+        /* Its generation's distance from this one (the low bits masked off
+         * first, so that a bound or PV flag cannot borrow from it). */
+        int age = ((generation - (LD(e->gen_bound) & GEN_MASK)) & GEN_MASK) / GEN_STEP;
         int worth = d - 8 * age;
         if (worth < worth_r) {
             replace = e;

@@ -257,6 +257,40 @@ Test(tt, full_bucket_replaces_the_shallowest)
     free_tt(tt);
 }
 
+/* An entry's age counts generations only: before the fix, the age,
+ * ((generation - gen_bound) & GEN_MASK) / GEN_STEP, borrowed from the
+ * generation bits whenever the entry's PV or bound bits were set, so such
+ * an entry of the current search counted as 31 searches old (the first to
+ * go) and one of the previous search as current. */
+Test(tt, replacement_ignores_bound_and_pv_flag)
+{
+    TT *tt = new_tt(1);
+    /* Same generation: only the depth decides, whatever bound or flag the
+     * entries carry (a static-eval-only entry is BOUND_NONE). */
+    static const struct {
+        int bound[3];
+        bool pv[3];
+    } Cases[] = {
+        {{BOUND_EXACT, BOUND_NONE, BOUND_UPPER}, {false, false, false}},
+        {{BOUND_LOWER, BOUND_NONE, BOUND_NONE}, {true, false, true}},
+        {{BOUND_NONE, BOUND_NONE, BOUND_NONE}, {true, false, true}},
+    };
+    static const int Depths[3] = {9, 3, 6};
+    for (size_t i = 0; i < sizeof Cases / sizeof Cases[0]; i++) {
+        tt_table_clear(tt, 1);
+        uint64_t keys[3];
+        for (int j = 0; j < 3; j++) {
+            keys[j] = key_for(tt, 200, (uint16_t)(0x300 + j), 1);
+            put(tt, keys[j], Depths[j], Cases[i].bound[j], Cases[i].pv[j]);
+        }
+        put(tt, key_for(tt, 200, 0x400, 1), 1, BOUND_UPPER, false);
+        for (int j = 0; j < 3; j++)
+            cr_expect_eq(has(tt, keys[j]), j != 1, "case %zu: entry %d (depth %d) %s", i, j,
+                         Depths[j], j == 1 ? "kept" : "replaced");
+    }
+    free_tt(tt);
+}
+
 Test(tt, same_key_store_overwrites_or_keeps)
 {
     TT *tt = new_tt(1);
@@ -322,6 +356,60 @@ Test(tt, same_key_store_overwrites_or_keeps)
 
     /* The same key is found again, not given a second entry. */
     cr_expect_eq(used_entries(tt), 1);
+    free_tt(tt);
+}
+
+/* Aging across searches (the bug above made it fail). */
+Test(tt, new_search_ages_entries)
+{
+    TT *tt = new_tt(1);
+    for (int bound = BOUND_NONE; bound <= BOUND_EXACT; bound++)
+        for (int pv = 0; pv < 2; pv++) {
+            tt_table_clear(tt, 1);
+            /* Worth = depth - 8 x age: depth 10 one search old (worth 3) goes
+             * before depths 5 and 6 of this search... */
+            const uint64_t old = key_for(tt, 400, 0x10, 1);
+            put(tt, old, 10, bound, pv);
+            tt_table_new_search(tt);
+            const uint64_t a = key_for(tt, 400, 0x11, 1), b = key_for(tt, 400, 0x12, 1);
+            put(tt, a, 5, bound, pv);
+            put(tt, b, 6, bound, pv);
+            put(tt, key_for(tt, 400, 0x13, 1), 3, bound, pv);
+            cr_expect(!has(tt, old), "bound %d pv %d: the old entry was kept", bound, pv);
+            cr_expect(has(tt, a) && has(tt, b), "bound %d pv %d: a new entry was replaced", bound,
+                      pv);
+
+            /* ...depth 18 two searches old (worth 3) too... */
+            tt_table_clear(tt, 1);
+            put(tt, old, 18, bound, pv);
+            tt_table_new_search(tt);
+            tt_table_new_search(tt);
+            put(tt, a, 5, bound, pv);
+            put(tt, b, 6, bound, pv);
+            put(tt, key_for(tt, 400, 0x13, 1), 3, bound, pv);
+            cr_expect(!has(tt, old), "bound %d pv %d: the older entry was kept", bound, pv);
+
+            /* ...but not depth 20 one search old (worth 13). */
+            tt_table_clear(tt, 1);
+            put(tt, old, 20, bound, pv);
+            tt_table_new_search(tt);
+            put(tt, a, 5, bound, pv);
+            put(tt, b, 6, bound, pv);
+            put(tt, key_for(tt, 400, 0x13, 1), 3, bound, pv);
+            cr_expect(has(tt, old), "bound %d pv %d: the deep old entry was replaced", bound, pv);
+            cr_expect(!has(tt, a), "bound %d pv %d: the shallowest new entry was kept", bound, pv);
+
+            /* A probe makes an old entry current again. */
+            tt_table_clear(tt, 1);
+            put(tt, old, 10, bound, pv);
+            tt_table_new_search(tt);
+            cr_assert(has(tt, old));
+            put(tt, a, 5, bound, pv);
+            put(tt, b, 6, bound, pv);
+            put(tt, key_for(tt, 400, 0x13, 1), 3, bound, pv);
+            cr_expect(has(tt, old), "bound %d pv %d: the probed entry was replaced", bound, pv);
+            cr_expect(!has(tt, a), "bound %d pv %d: the shallowest entry was kept", bound, pv);
+        }
     free_tt(tt);
 }
 
