@@ -264,11 +264,13 @@ static bool is_go_keyword(const char *w)
 
 enum { LAG_MAX_MS = 1000 };
 
-/* Learns the client's delay from two `go`s in a row of one game with our
- * clock (the second one plies after the first), and returns the overhead
- * to keep on this move: Move Overhead plus the delay seen, which fades by
- * an eighth a move when it is not seen again. */
-static int move_overhead(Engine *e, const SearchLimits *lim)
+/* Sets the clock's safety margins for this `go`. The overhead: Move
+ * Overhead plus the client's delay, learned from two `go`s in a row of one
+ * game with our clock (the second two plies after the first), fading by an
+ * eighth a move when it is not seen again. The reserve on a low clock: twice
+ * the longest recent wait of a search for a core, once one of 10 ms or more
+ * has been seen. */
+static void clock_margins(Engine *e, SearchLimits *lim)
 {
     const int us = e->root.side;
     const int64_t time = lim->clock.time[us], inc = lim->clock.inc[us] > 0 ? lim->clock.inc[us] : 0;
@@ -317,7 +319,9 @@ static int move_overhead(Engine *e, const SearchLimits *lim)
     e->last_go.inc = inc;
     e->last_go.started = now_ms();
     e->last_go.started_cpu = cpu_ms();
-    return e->move_overhead + e->lag_ms;
+    lim->clock.overhead = e->move_overhead + e->lag_ms;
+    /* A few milliseconds of waiting are the scheduler's ordinary noise. */
+    lim->clock.reserve = e->stall_ms >= 10 ? 2 * e->stall_ms : 0;
 }
 
 static void cmd_go(Engine *e, Tokens *t)
@@ -326,7 +330,6 @@ static void cmd_go(Engine *e, Tokens *t)
     memset(&lim, 0, sizeof lim);
     lim.clock.time[0] = lim.clock.time[1] = -1;
     lim.clock.inc[0] = lim.clock.inc[1] = -1;
-    lim.clock.overhead = e->move_overhead;
     char word[64];
     bool have_word = tok_next(t, word, sizeof word);
     while (have_word) {
@@ -427,9 +430,7 @@ static void cmd_go(Engine *e, Tokens *t)
         uci_print("bestmove 0000");
         return;
     }
-    lim.clock.overhead = move_overhead(e, &lim);
-    /* A few milliseconds of waiting are the scheduler's ordinary noise. */
-    lim.clock.reserve = e->stall_ms >= 10 ? 2 * e->stall_ms : 0;
+    clock_margins(e, &lim);
     search_start(e->search, &e->root, &lim);
 }
 
