@@ -30,7 +30,11 @@ LIB_SRC := $(wildcard movegen/*.c) $(filter-out $(TUNE_SRC),$(wildcard eval/*.c)
            $(filter-out engine/main.c,$(wildcard engine/*.c))
 MAIN_SRC := engine/main.c
 BUILD   ?= build/release
-LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o)
+# The net built into the program (eval/embed.sh turns it into C source); the
+# program has none when the file does not exist.
+EVALFILE ?= eval/default.nnue
+EMBED_OBJ := $(BUILD)/eval/nnue_embed.o
+LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(EMBED_OBJ)
 MAIN_OBJ := $(MAIN_SRC:%.c=$(BUILD)/%.o)
 TUNE_OBJ := $(TUNE_SRC:%.c=$(BUILD)/%.o)
 TUNE_EXE ?= rokade-tune
@@ -48,6 +52,13 @@ $(BUILD)/%.o: %.c
 	$(CC) $(CFLAGS) -c -o $@ $<
 
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TUNE_OBJ:.o=.d)
+
+$(BUILD)/eval/nnue_embed.c: eval/embed.sh $(wildcard $(EVALFILE))
+	@mkdir -p $(dir $@)
+	sh eval/embed.sh $(EVALFILE) > $@
+
+$(EMBED_OBJ): $(BUILD)/eval/nnue_embed.c
+	$(CC) $(CFLAGS) -Ieval -c -o $@ $<
 
 # The evaluation tuner (eval/tune.c, eval/README.md): ./rokade-tune FILE...
 tune: $(TUNE_EXE)

@@ -11,7 +11,7 @@
 #include "../search/search.h"
 #include "positions.h"
 
-uint64_t bench_run(int depth, void (*print)(const char *line))
+uint64_t bench_run(int depth, const NnueNet *net, void (*print)(const char *line))
 {
     if (depth <= 0)
         depth = BENCH_DEPTH;
@@ -24,6 +24,7 @@ uint64_t bench_run(int depth, void (*print)(const char *line))
         search_destroy(s);
         return 0;
     }
+    search_set_net(s, net);
     uint64_t total = 0;
     int64_t t0 = now_ms();
     char line[256], err[200];

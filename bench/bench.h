@@ -5,10 +5,13 @@
 
 #include <stdint.h>
 
+#include "../eval/nnue.h"
+
 enum { BENCH_DEPTH = 12 };
 
-/* Runs the bench at `depth` (0 = BENCH_DEPTH), printing per-position lines and
- * the totals through print; returns the node count. */
-uint64_t bench_run(int depth, void (*print)(const char *line));
+/* Runs the bench at `depth` (0 = BENCH_DEPTH) with the evaluation `net`
+ * (NULL: the hand-crafted one), printing per-position lines and the totals
+ * through print; returns the node count. */
+uint64_t bench_run(int depth, const NnueNet *net, void (*print)(const char *line));
 
 #endif

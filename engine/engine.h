@@ -19,8 +19,10 @@ typedef struct Engine {
      * the next accepted one or `ucinewgame`, `go` refuses to search the old
      * position, whose move the client would take for one of the new. */
     char position_error[240];
-    Search *search;   /* the search instance, with its table and threads */
-    UciReport report; /* how its results are printed (UCI_ShowWDL) */
+    Search *search;       /* the search instance, with its table and threads */
+    NnueNet *net;         /* the net the search uses (NULL: the hand-crafted evaluation) */
+    char eval_file[4096]; /* the EvalFile option's value in force */
+    UciReport report;     /* how its results are printed (UCI_ShowWDL) */
     /* The delay between our bestmove and the client's clock, learned from
      * the clocks of consecutive `go`s of one game: when the client charges
      * more than the search took, the difference (a slow client, a busy

@@ -19,7 +19,7 @@
 #include "../search/tunables.h"
 #include "uci.h"
 
-typedef enum { OPTION_SPIN, OPTION_CHECK, OPTION_BUTTON } OptionType;
+typedef enum { OPTION_SPIN, OPTION_CHECK, OPTION_BUTTON, OPTION_STRING } OptionType;
 
 typedef struct {
     const char *name; /* as `uci` lists it; `setoption` ignores case */
@@ -32,6 +32,9 @@ typedef struct {
      * options_init leaves an option alone that already has its default. */
     long long (*current)(Engine *e);
     const char *help; /* one line, no Markdown: `help` and the README row */
+    /* A string option's default and setter (the value as given, "" for none). */
+    const char *(*str_default)(void);
+    void (*set_str)(Engine *e, const char *value);
 } Option;
 
 enum { HASH_MAX_MB = 33554432 };
@@ -116,38 +119,92 @@ static void set_chess960(Engine *e, long long on)
     e->root.chess960 = on;
 }
 
+/* EvalFile: the evaluation, a net file or one of the names below. A net
+ * that cannot be loaded leaves the evaluation as it was. */
+#define EVAL_BUILT_IN "<built-in>"
+#define EVAL_HAND_CRAFTED "<hand-crafted>"
+
+static void set_eval_file(Engine *e, const char *value)
+{
+    char err[300];
+    NnueNet *net = NULL;
+    if (!*value) {
+        uci_print("info string error: option EvalFile needs a value: a net file, " EVAL_BUILT_IN
+                  " or " EVAL_HAND_CRAFTED " (unchanged: %s)",
+                  e->eval_file);
+        return;
+    }
+    if (!strcasecmp(value, EVAL_HAND_CRAFTED)) {
+        /* net stays NULL */
+    } else if (!strcasecmp(value, EVAL_BUILT_IN)) {
+        size_t size;
+        const uint8_t *data = nnue_embedded(&size);
+        if (!data) {
+            uci_print("info string error: EvalFile: this build has no built-in net (unchanged: "
+                      "%s)",
+                      e->eval_file);
+            return;
+        }
+        if (!(net = nnue_net_load(data, size, err, sizeof err))) {
+            uci_print("info string error: EvalFile: the built-in net: %s (unchanged: %s)", err,
+                      e->eval_file);
+            return;
+        }
+    } else if (!(net = nnue_net_load_file(value, err, sizeof err))) {
+        uci_print("info string error: EvalFile: %s (unchanged: %s)", err, e->eval_file);
+        return;
+    }
+    search_set_net(e->search, net);
+    nnue_net_free(e->net);
+    e->net = net;
+    snprintf(e->eval_file, sizeof e->eval_file, "%s", value);
+}
+
+/* The default evaluation: the built-in net when the build has one. */
+static const char *default_eval_file(void)
+{
+    size_t size;
+    return nnue_embedded(&size) ? EVAL_BUILT_IN : EVAL_HAND_CRAFTED;
+}
+
 /* In the order `uci` lists them. */
 static const Option Options[] = {
     {"Hash", OPTION_SPIN, 16, 1, HASH_MAX_MB, set_hash, hash_mb,
-     "hash table size in MB; at most 3/4 of the machine's memory (clamped)"},
+     "hash table size in MB; at most 3/4 of the machine's memory (clamped)", NULL, NULL},
     {"Threads", OPTION_SPIN, 1, 1, 256, set_threads, threads,
-     "search threads (Lazy SMP); perft splits its root moves over them too"},
+     "search threads (Lazy SMP); perft splits its root moves over them too", NULL, NULL},
     {"MultiPV", OPTION_SPIN, 1, 1, 256, set_multipv, NULL,
-     "number of best lines searched and printed"},
+     "number of best lines searched and printed", NULL, NULL},
     /* Listed because GUIs only send `go ponder` to an engine that has it.
      * The search learns of pondering from `go ponder` itself, so the value
      * is not kept. */
     {"Ponder", OPTION_CHECK, 0, 0, 1, NULL, NULL,
-     "lets the GUI send go ponder; the engine needs no setting"},
+     "lets the GUI send go ponder; the engine needs no setting", NULL, NULL},
     {"Move Overhead", OPTION_SPIN, 20, 0, 5000, set_move_overhead, NULL,
      "milliseconds kept back on every move for GUI and network delays (plus any delay the "
-     "engine sees the GUI add)"},
+     "engine sees the GUI add)",
+     NULL, NULL},
     {"Clear Hash", OPTION_BUTTON, 0, 0, 0, clear_hash, NULL,
-     "clears the hash table and the histories, as ucinewgame does"},
+     "clears the hash table and the histories, as ucinewgame does", NULL, NULL},
     {"UCI_Chess960", OPTION_CHECK, 0, 0, 1, set_chess960, NULL,
      "castling printed king-takes-rook (e1h1); needed for a FEN whose castling king is not on "
-     "e1/e8"},
+     "e1/e8",
+     NULL, NULL},
     {"UCI_ShowWDL", OPTION_CHECK, 0, 0, 1, set_show_wdl, NULL,
-     "adds wdl W D L (per mille) to info lines"},
+     "adds wdl W D L (per mille) to info lines", NULL, NULL},
     {"Skill Level", OPTION_SPIN, LEVEL_FULL, 0, LEVEL_FULL, set_skill_level, NULL,
-     "the play level; 20 = full strength, lower is weaker"},
+     "the play level; 20 = full strength, lower is weaker", NULL, NULL},
     {"UCI_LimitStrength", OPTION_CHECK, 0, 0, 1, set_limit_strength, NULL,
-     "play at UCI_Elo instead of Skill Level"},
+     "play at UCI_Elo instead of Skill Level", NULL, NULL},
     {"UCI_Elo", OPTION_SPIN, 1500, LEVEL_ELO_MIN, LEVEL_ELO_MAX, set_elo, NULL,
-     "the play level as an Elo rating, when UCI_LimitStrength is on"},
+     "the play level as an Elo rating, when UCI_LimitStrength is on", NULL, NULL},
     {"Skill Seed", OPTION_SPIN, 0, 0, 2147483647, set_seed, NULL,
      "0 = a new seed each game (ucinewgame); any other value makes a level's choices "
-     "repeatable"},
+     "repeatable",
+     NULL, NULL},
+    {"EvalFile", OPTION_STRING, 0, 0, 0, NULL, NULL,
+     "the evaluation: a net file (eval/README.md), " EVAL_BUILT_IN " or " EVAL_HAND_CRAFTED,
+     default_eval_file, set_eval_file},
 };
 
 enum { OPTION_COUNT = (int)(sizeof Options / sizeof Options[0]) };
@@ -156,7 +213,9 @@ void options_init(Engine *e)
 {
     for (int i = 0; i < OPTION_COUNT; i++) {
         const Option *o = &Options[i];
-        if (o->type != OPTION_BUTTON && o->set && !(o->current && o->current(e) == o->def))
+        if (o->type == OPTION_STRING)
+            o->set_str(e, o->str_default());
+        else if (o->type != OPTION_BUTTON && o->set && !(o->current && o->current(e) == o->def))
             o->set(e, o->def);
     }
 }
@@ -170,6 +229,8 @@ void options_print_uci(void)
                       o->min, o->max);
         else if (o->type == OPTION_CHECK)
             uci_print("option name %s type check default %s", o->name, o->def ? "true" : "false");
+        else if (o->type == OPTION_STRING)
+            uci_print("option name %s type string default %s", o->name, o->str_default());
         else
             uci_print("option name %s type button", o->name);
     }
@@ -226,6 +287,10 @@ void options_set(Engine *e, const char *name, const char *value)
             return;
 #endif
         uci_print("info string error: unknown option '%s'", name);
+        return;
+    }
+    if (o->type == OPTION_STRING) {
+        o->set_str(e, value);
         return;
     }
     long long v = 0;

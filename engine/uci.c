@@ -439,7 +439,7 @@ static void cmd_go(Engine *e, Tokens *t)
 
 static void cmd_setoption(Engine *e, Tokens *t)
 {
-    char word[256], name[256] = "", value[256] = "";
+    char word[256], name[256] = "", value[1024] = "";
     int mode = 0;
     while (tok_next(t, word, sizeof word)) {
         if (!strcmp(word, "name") && mode == 0)
@@ -451,9 +451,16 @@ static void cmd_setoption(Engine *e, Tokens *t)
             return;
         } else {
             char *dst = mode == 2 ? value : name;
+            size_t cap = mode == 2 ? sizeof value : sizeof name;
+            if (strlen(dst) + strlen(word) + 2 > cap) {
+                uci_print("info string error: setoption: the %s is too long (at most %zu "
+                          "characters; nothing changed)",
+                          mode == 2 ? "value" : "name", cap - 2);
+                return;
+            }
             if (*dst)
-                strncat(dst, " ", 255 - strlen(dst));
-            strncat(dst, word, 255 - strlen(dst));
+                strcat(dst, " ");
+            strcat(dst, word);
         }
     }
     if (!*name)
@@ -474,7 +481,7 @@ static void cmd_bench(Engine *e, Tokens *t)
         uci_print("info string error: bench: '%s' is not a depth from 1 to 64", word);
         return;
     }
-    bench_run((int)d, print_line);
+    bench_run((int)d, e->net, print_line);
 }
 
 /* datagen with its arguments; "help" prints the usage. False with a message
@@ -591,7 +598,19 @@ static void cmd_register(Engine *e, Tokens *t)
 static void cmd_eval(Engine *e, Tokens *t)
 {
     (void)t;
-    eval_trace(&e->root, print_line);
+    if (!e->net) {
+        eval_trace(&e->root, print_line);
+        return;
+    }
+    const Position *pos = &e->root;
+    const int v = nnue_evaluate_scratch(e->net, pos);
+    uci_print("Network evaluation: %d cp (side to move; EvalFile %s)", v, e->eval_file);
+    uci_print("Network evaluation: %+.2f (white side)", (pos->side == WHITE ? v : -v) / 100.0);
+    int known;
+    if (eval_known(pos, &known))
+        uci_print("The search scores this position %d cp (side to move): %s", known,
+                  pos_is_dead(pos) ? "a dead position (5.2.2)"
+                                   : "a won ending against a lone king (known win)");
 }
 
 static void cmd_help(Engine *e, Tokens *t);
@@ -753,5 +772,7 @@ void uci_shutdown(void)
 {
     search_destroy(Uci.search);
     Uci.search = NULL;
+    nnue_net_free(Uci.net);
+    Uci.net = NULL;
     report_free(&Uci.report);
 }

@@ -590,6 +590,17 @@ int eval_position(const Position *pos, PawnTable *pawns)
     return evaluate(pos, NULL, NULL, NULL, pawns);
 }
 
+bool eval_known(const Position *pos, int *v)
+{
+    if (pos_is_dead(pos)) {
+        *v = 0;
+        return true;
+    }
+    const int lk = lone_king(pos);
+    *v = pos->side == WHITE ? lk : -lk;
+    return lk != 0;
+}
+
 int eval_position_traced(const Position *pos, EvalTrace *tr)
 {
     return evaluate(pos, NULL, NULL, tr, NULL);

@@ -3,6 +3,7 @@
 #define ROKADE_EVAL_H
 
 #include "../movegen/position.h"
+#include "nnue.h"
 
 /* Packed middlegame/endgame score: mg in the low half, eg in the high half. */
 typedef int32_t score_t;
@@ -26,6 +27,18 @@ typedef struct {
 
 /* The evaluation; pawns caches the pawn structure (NULL: computed afresh). */
 int eval_position(const Position *pos, PawnTable *pawns);
+/* What the rules or known endings decide, in place of a net's evaluation:
+ * a dead position is 0 and a won ending against a lone king gets the
+ * hand-crafted known-win score, which leads to the mate (self-play shows a
+ * net too few such endings to find it). False when neither applies. */
+bool eval_known(const Position *pos, int *v);
+/* The evaluation with a net: eval_known, else the net's output for the
+ * position the stack has reached. */
+static inline int eval_nnue(const Position *pos, NnueStack *st)
+{
+    int v;
+    return eval_known(pos, &v) ? v : nnue_evaluate(st, pos);
+}
 /* Material values (middlegame) by piece type, for SEE and move ordering. */
 extern const int PieceValue[PIECE_TYPE_NB];
 /* Prints the terms of the evaluation, one line per call of `print`. */

@@ -80,10 +80,39 @@ static inline void count_node(SearchThread *t)
 static inline int evaluate(SearchThread *t, const Position *pos)
 {
     const Search *s = t->s;
-    int v = eval_position(pos, &t->pawns);
+    int v = t->nnue.net ? eval_nnue(pos, &t->nnue) : eval_position(pos, &t->pawns);
     if (s->lv.active)
         v += level_noise(&s->lv, pos_key(pos), s->level_seed);
     return v;
+}
+
+/* Moves made and unmade in the search: the net's accumulators follow. */
+static inline void make_move(SearchThread *t, Position *pos, move_t m)
+{
+    if (t->nnue.net)
+        nnue_push(&t->nnue, pos, m);
+    pos_make_move(pos, m);
+}
+
+static inline void unmake_move(SearchThread *t, Position *pos, move_t m)
+{
+    pos_unmake_move(pos, m);
+    if (t->nnue.net)
+        nnue_pop(&t->nnue);
+}
+
+static inline void make_null(SearchThread *t, Position *pos)
+{
+    if (t->nnue.net)
+        nnue_push_null(&t->nnue);
+    pos_make_null(pos);
+}
+
+static inline void unmake_null(SearchThread *t, Position *pos)
+{
+    pos_unmake_null(pos);
+    if (t->nnue.net)
+        nnue_pop(&t->nnue);
 }
 
 /* Whether the search must unwind. The main thread first completes depth 1,
@@ -270,9 +299,9 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta)
         ss->quiet = false;
         ss->cont = &t->hist.continuation[pos->board[move_from(m)]][move_to(m)];
         tt_table_prefetch(&s->tt, pos_key(pos));
-        pos_make_move(pos, m);
+        make_move(t, pos, m);
         int score = -qsearch(t, ss + 1, -beta, -alpha);
-        pos_unmake_move(pos, m);
+        unmake_move(t, pos, m);
         if (stopped(t))
             return 0;
         if (score > best) {
@@ -404,9 +433,9 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
             ss->move = MOVE_NULL;
             ss->quiet = false;
             ss->cont = NULL;
-            pos_make_null(pos);
+            make_null(t, pos);
             int v = -search(t, ss + 1, -beta, -beta + 1, depth - r, !cut_node);
-            pos_unmake_null(pos);
+            unmake_null(t, pos);
             if (stopped(t))
                 return 0;
             if (v >= beta) {
@@ -507,7 +536,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         tt_table_prefetch(&s->tt, pos_key(pos));
         const uint64_t nodes_before = root ? atomic_load_explicit(&t->nodes, memory_order_relaxed)
                                            : 0;
-        pos_make_move(pos, m);
+        make_move(t, pos, m);
         const bool gives_check = pos_in_check(pos);
         if (USE(OFF_CHECK_EXT) && !ext && gives_check && ss->ply < EXT_PLY_MUL * t->root_depth)
             ext = 1;
@@ -547,7 +576,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
             score = alpha + 1; /* forces the full-window search below */
         if (pv_node && (move_count == 1 || (score > alpha && (root || score < beta))))
             score = -search(t, ss + 1, -beta, -alpha, new_depth, false);
-        pos_unmake_move(pos, m);
+        unmake_move(t, pos, m);
 
         if (stopped(t))
             return 0;
@@ -638,9 +667,9 @@ static int mate_exists(SearchThread *t, int plies, uint64_t budget)
         ss->move = m;
         ss->quiet = !pos_is_capture(pos, m) && move_kind(m) != MOVE_PROMOTION;
         ss->cont = &t->hist.continuation[pos->board[move_from(m)]][move_to(m)];
-        pos_make_move(pos, m);
+        make_move(t, pos, m);
         int score = -search(t, ss + 1, -beta, -beta + 1, plies - 1, false);
-        pos_unmake_move(pos, m);
+        unmake_move(t, pos, m);
         found = !stopped(t) && score >= beta;
     }
     const int result = found ? MATE_EXISTS : stopped(t) ? MATE_UNKNOWN : MATE_NONE;

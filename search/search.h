@@ -15,6 +15,7 @@
 
 #include <stddef.h>
 
+#include "../eval/nnue.h"
 #include "../movegen/position.h"
 #include "timeman.h"
 
@@ -95,6 +96,9 @@ int search_threads(const Search *s);
 /* Resizes the table; false (table kept) when the memory cannot be had. */
 bool search_set_hash(Search *s, size_t mb);
 size_t search_hash_mb(const Search *s);
+/* The evaluation of the next searches: a net (kept alive by the caller until
+ * it is replaced and no search runs) or NULL for the hand-crafted one. */
+void search_set_net(Search *s, const NnueNet *net);
 /* The options read by the next search_start. */
 SearchOptions *search_options(Search *s);
 /* A new game: clears the histories and the table, draws a new level seed. */

@@ -197,6 +197,12 @@ bool search_set_hash(Search *s, size_t mb)
 
 size_t search_hash_mb(const Search *s) { return s->tt.size_mb; }
 
+void search_set_net(Search *s, const NnueNet *net)
+{
+    search_wait(s);
+    s->net = net;
+}
+
 SearchOptions *search_options(Search *s) { return &s->options; }
 
 void search_new_game(Search *s)
@@ -267,6 +273,10 @@ void search_start(Search *s, const Position *root, const SearchLimits *limits)
     for (int i = 0; i < s->thread_count; i++) {
         SearchThread *t = s->threads[i];
         memcpy(&t->pos, root, sizeof t->pos);
+        if (s->net)
+            nnue_reset(&t->nnue, s->net, root);
+        else
+            t->nnue.net = NULL;
         atomic_store(&t->nodes, 0);
         t->completed_depth = t->root_depth = t->seldepth = t->pv_idx = 0;
         t->root_count = count;

@@ -56,12 +56,14 @@ typedef struct SearchThread {
     Stack stack[MAX_PLY + STACK_OFFSET + 4];
     History hist;
     PawnTable pawns;
+    NnueStack nnue; /* nnue.net NULL: the hand-crafted evaluation */
 } SearchThread;
 
 struct Search {
     SearchReporter rep; /* where the results go */
     bool quiet;         /* search_position: report nothing */
     SearchOptions options;
+    const NnueNet *net; /* NULL: the hand-crafted evaluation */
     TT tt;
     SearchThread **threads;
     int thread_count;
