@@ -26,7 +26,7 @@ endif
 
 TUNE_SRC := eval/tune.c
 # The network's trainer: its code (also linked by tests/test_train.c) and its main.
-TRAIN_SRC := eval/train.c
+TRAIN_SRC := eval/train.c eval/train_cli.c
 TRAIN_MAIN_SRC := eval/train_main.c
 LIB_SRC := $(wildcard movegen/*.c) \
            $(filter-out $(TUNE_SRC) $(TRAIN_SRC) $(TRAIN_MAIN_SRC),$(wildcard eval/*.c)) \

@@ -112,10 +112,15 @@ double train_opt_step(TrainOpt *o, const TrainPos *const *batch, size_t n, doubl
 
 /* The SIMD code compiled in: "avx512", "avx2" or "scalar". */
 const char *train_simd_name(void);
+/* splitmix64: the next random number of the state s. */
+uint64_t train_rand(uint64_t *s);
+/* Writes n bytes to path through path.tmp and a rename; false with a
+ * message in err. */
+bool train_write_file(const char *path, const void *data, size_t n, char *err, size_t errlen);
 
 /* ---- The program -------------------------------------------------------- */
 
-/* rokade-train's command line (--help); returns the exit status: 0 done,
+/* rokade-train's command line (eval/train_cli.c; --help); returns the exit status: 0 done,
  * 1 a file or memory error, 2 bad options, data or checkpoint. */
 int train_main(int argc, char **argv);
 
