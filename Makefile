@@ -25,7 +25,11 @@ ifeq ($(TUNE),1)
 endif
 
 TUNE_SRC := eval/tune.c
-LIB_SRC := $(wildcard movegen/*.c) $(filter-out $(TUNE_SRC),$(wildcard eval/*.c)) \
+# The network's trainer: its code (also linked by tests/test_train.c) and its main.
+TRAIN_SRC := eval/train.c eval/train_cli.c
+TRAIN_MAIN_SRC := eval/train_main.c
+LIB_SRC := $(wildcard movegen/*.c) \
+           $(filter-out $(TUNE_SRC) $(TRAIN_SRC) $(TRAIN_MAIN_SRC),$(wildcard eval/*.c)) \
            $(wildcard search/*.c) $(wildcard perft/*.c) $(wildcard bench/*.c) \
            $(filter-out engine/main.c,$(wildcard engine/*.c))
 MAIN_SRC := engine/main.c
@@ -38,9 +42,12 @@ LIB_OBJ := $(LIB_SRC:%.c=$(BUILD)/%.o) $(EMBED_OBJ)
 MAIN_OBJ := $(MAIN_SRC:%.c=$(BUILD)/%.o)
 TUNE_OBJ := $(TUNE_SRC:%.c=$(BUILD)/%.o)
 TUNE_EXE ?= rokade-tune
+TRAIN_OBJ := $(TRAIN_SRC:%.c=$(BUILD)/%.o)
+TRAIN_MAIN_OBJ := $(TRAIN_MAIN_SRC:%.c=$(BUILD)/%.o)
+TRAIN_EXE ?= rokade-train
 TEST_SRC := $(wildcard tests/test_*.c)
 
-.PHONY: all tune tune-sample debug lint stress sanitize tsan test-tsan fuzz fuzz-toolchain fuzz-bins fuzz-run test test-sanitize test-run test-bins-run test-debug werror format-check format perft perft-quick bench perft-speed clean
+.PHONY: all tune train tune-sample debug lint stress sanitize tsan test-tsan fuzz fuzz-toolchain fuzz-bins fuzz-run test test-sanitize test-run test-bins-run test-debug werror format-check format perft perft-quick bench perft-speed clean
 
 all: $(EXE)
 
@@ -51,7 +58,8 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
 
--include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TUNE_OBJ:.o=.d)
+-include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TUNE_OBJ:.o=.d) $(TRAIN_OBJ:.o=.d) \
+         $(TRAIN_MAIN_OBJ:.o=.d)
 
 $(BUILD)/eval/nnue_embed.c: eval/embed.sh $(wildcard $(EVALFILE))
 	@mkdir -p $(dir $@)
@@ -64,6 +72,12 @@ $(EMBED_OBJ): $(BUILD)/eval/nnue_embed.c
 tune: $(TUNE_EXE)
 
 $(TUNE_EXE): $(TUNE_OBJ) $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# The network's trainer (eval/train.c, eval/README.md): ./rokade-train --help
+train: $(TRAIN_EXE)
+
+$(TRAIN_EXE): $(TRAIN_MAIN_OBJ) $(TRAIN_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # Regenerates the tuner's test data, tests/data/tune_sample.bin, with
@@ -85,6 +99,7 @@ debug:
 # bitboards while the default build checks PEXT.
 sanitize: criterion
 	$(MAKE) BUILD=build/sanitize EXE=rokade-sanitize TUNE_EXE=rokade-tune-sanitize \
+	  TRAIN_EXE=rokade-train-sanitize \
 	  ARCH=x86-64 OPT="-O1 -g" \
 	  SAN="-fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=all" test-run
 
@@ -131,7 +146,7 @@ fuzz-run: fuzz
 # ---- static analysis ----
 # clang-tidy reads .clang-tidy; cppcheck's settings are these flags (the tests
 # are left to clang-tidy, as cppcheck cannot expand Criterion's macros).
-LINT_SRC := $(LIB_SRC) $(MAIN_SRC) $(TUNE_SRC) $(wildcard tests/*.c) $(wildcard tests/fuzz/*.c)
+LINT_SRC := $(LIB_SRC) $(MAIN_SRC) $(TUNE_SRC) $(TRAIN_SRC) $(TRAIN_MAIN_SRC) $(wildcard tests/*.c) $(wildcard tests/fuzz/*.c)
 CPPCHECK_FLAGS := --quiet --std=c11 --enable=style,warning,performance,portability \
   --inline-suppr --error-exitcode=1 -D__GNUC__ -D__x86_64__
 
@@ -195,36 +210,45 @@ $(BUILD)/tests/%: tests/%.c tests/harness.h $(HARNESS_OBJ) $(LIB_OBJ) | criterio
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(HARNESS_OBJ) $(LIB_OBJ) -lcriterion $(LDLIBS)
 
+# The trainer's tests call its functions: they link its object too.
+$(BUILD)/tests/test_train: tests/test_train.c tests/harness.h $(HARNESS_OBJ) $(TRAIN_OBJ) \
+                           $(LIB_OBJ) | criterion
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(HARNESS_OBJ) $(TRAIN_OBJ) $(LIB_OBJ) -lcriterion $(LDLIBS)
+
 TEST_BINS = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-# Runs every test program against ./$(EXE) and ./$(TUNE_EXE); sets fail=1 on
-# a failure (shell code for the recipes below).
+# Runs every test program against ./$(EXE), ./$(TUNE_EXE) and ./$(TRAIN_EXE);
+# sets fail=1 on a failure (shell code for the recipes below).
 RUN_TEST_BINS = fail=0; for t in $(TEST_BINS); do echo "== $$t"; \
-	  ROKADE=./$(EXE) ROKADE_TUNE=./$(TUNE_EXE) $$t --jobs 2 || fail=1; done
+	  ROKADE=./$(EXE) ROKADE_TUNE=./$(TUNE_EXE) ROKADE_TRAIN=./$(TRAIN_EXE) $$t --jobs 2 || fail=1; done
 
-test-run: $(EXE) $(TUNE_EXE) $(TEST_BINS)
+test-run: $(EXE) $(TUNE_EXE) $(TRAIN_EXE) $(TEST_BINS)
 	@$(RUN_TEST_BINS); \
 	ROKADE=./$(EXE) sh tests/cli_test.sh || fail=1; \
 	ROKADE=./$(EXE) sh tests/polyglot_test.sh || fail=1; \
 	if [ $$fail = 0 ]; then echo "all test programs passed"; else echo "some tests FAILED"; exit 1; fi
 
-test-bins-run: $(EXE) $(TUNE_EXE) $(TEST_BINS)
+test-bins-run: $(EXE) $(TUNE_EXE) $(TRAIN_EXE) $(TEST_BINS)
 	@$(RUN_TEST_BINS); \
 	if [ $$fail = 0 ]; then echo "all test programs passed"; else echo "some tests FAILED"; exit 1; fi
 
 # The unit tests once more on the debug build (asserts on), against the debug
 # engine and tuner.
 test-debug: criterion
-	$(MAKE) BUILD=build/debug EXE=rokade-debug TUNE_EXE=rokade-tune-debug OPT="-O1 -g" test-bins-run
+	$(MAKE) BUILD=build/debug EXE=rokade-debug TUNE_EXE=rokade-tune-debug \
+	  TRAIN_EXE=rokade-train-debug OPT="-O1 -g" test-bins-run
 
-# The engine and the tuner built with -Werror by gcc and by clang, each in its
+# The engine, the tuner and the trainer built with -Werror by gcc and by clang, each in its
 # own build directory (clang comes with fuzz-toolchain when it is missing).
 werror:
 	@command -v clang >/dev/null 2>&1 || $(MAKE) fuzz-toolchain
 	$(MAKE) CC=gcc BUILD=build/werror-gcc EXE=build/werror-gcc/rokade \
-	  TUNE_EXE=build/werror-gcc/rokade-tune CFLAGS=-Werror all tune
+	  TUNE_EXE=build/werror-gcc/rokade-tune TRAIN_EXE=build/werror-gcc/rokade-train \
+	  CFLAGS=-Werror all tune train
 	$(MAKE) CC=clang BUILD=build/werror-clang EXE=build/werror-clang/rokade \
-	  TUNE_EXE=build/werror-clang/rokade-tune CFLAGS=-Werror all tune
+	  TUNE_EXE=build/werror-clang/rokade-tune TRAIN_EXE=build/werror-clang/rokade-train \
+	  CFLAGS=-Werror all tune train
 
 # The full test command (CI): the -Werror builds (gcc and clang), unit and CLI
 # tests and the bench signature, the unit tests on the debug build, then the
@@ -266,4 +290,4 @@ perft-speed: $(EXE)
 
 clean:
 	rm -rf build rokade rokade-debug rokade-sanitize rokade-tsan rokade-tune rokade-tune-sanitize \
-	  rokade-tune-debug
+	  rokade-tune-debug rokade-train rokade-train-sanitize rokade-train-debug

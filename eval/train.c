@@ -1,0 +1,544 @@
+/* The network's trainer, its computing part: training positions, the
+ * scale's fit, (768 -> H) x 2 -> 1 with SCReLU forward and backward with
+ * SIMD kernels, AdamW on several threads, and the quantized file
+ * (eval/nnue_format.h). The program around it is eval/train_cli.c;
+ * eval/README.md, "The network's trainer", documents both. */
+#include "train.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#if defined(__AVX512F__) || defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
+#include "../movegen/bitboard.h"
+
+/* ---- Small helpers ------------------------------------------------------ */
+
+uint64_t train_rand(uint64_t *s)
+{
+    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    return z ^ (z >> 31);
+}
+
+/* Uniform in [0, 1). */
+static double rand_unit(uint64_t *s) { return (double)(train_rand(s) >> 11) * 0x1.0p-53; }
+
+static float sigmoidf(float x) { return 1.0f / (1.0f + expf(-x)); }
+
+static void *alloc_floats(size_t n)
+{
+    size_t bytes = (n * sizeof(float) + 63) / 64 * 64;
+    void *p = aligned_alloc(64, bytes ? bytes : 64);
+    if (p)
+        memset(p, 0, bytes);
+    return p;
+}
+
+/* ---- SIMD kernels (n is a multiple of 16, pointers 64-byte aligned) ----- */
+
+const char *train_simd_name(void)
+{
+#if defined(__AVX512F__)
+    return "avx512";
+#elif defined(__AVX2__)
+    return "avx2";
+#else
+    return "scalar";
+#endif
+}
+
+/* d += s */
+static void vec_add(float *restrict d, const float *restrict s, int n)
+{
+#if defined(__AVX512F__)
+    for (int i = 0; i < n; i += 16)
+        _mm512_store_ps(d + i, _mm512_add_ps(_mm512_load_ps(d + i), _mm512_load_ps(s + i)));
+#elif defined(__AVX2__)
+    for (int i = 0; i < n; i += 8)
+        _mm256_store_ps(d + i, _mm256_add_ps(_mm256_load_ps(d + i), _mm256_load_ps(s + i)));
+#else
+    for (int i = 0; i < n; i++)
+        d[i] += s[i];
+#endif
+}
+
+/* sum_i screlu(a_i) w_i */
+static float dot_screlu(const float *restrict a, const float *restrict w, int n)
+{
+#if defined(__AVX512F__)
+    __m512 zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1.0f), sum = zero;
+    for (int i = 0; i < n; i += 16) {
+        __m512 c = _mm512_min_ps(_mm512_max_ps(_mm512_load_ps(a + i), zero), one);
+        sum = _mm512_fmadd_ps(_mm512_mul_ps(c, c), _mm512_load_ps(w + i), sum);
+    }
+    return _mm512_reduce_add_ps(sum);
+#elif defined(__AVX2__)
+    __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f), sum = zero;
+    for (int i = 0; i < n; i += 8) {
+        __m256 c = _mm256_min_ps(_mm256_max_ps(_mm256_load_ps(a + i), zero), one);
+        sum = _mm256_add_ps(sum, _mm256_mul_ps(_mm256_mul_ps(c, c), _mm256_load_ps(w + i)));
+    }
+    __m128 s4 = _mm_add_ps(_mm256_castps256_ps128(sum), _mm256_extractf128_ps(sum, 1));
+    s4 = _mm_add_ps(s4, _mm_movehl_ps(s4, s4));
+    s4 = _mm_add_ss(s4, _mm_movehdup_ps(s4));
+    return _mm_cvtss_f32(s4);
+#else
+    float sum = 0;
+    for (int i = 0; i < n; i++) {
+        float c = a[i] < 0 ? 0 : a[i] > 1 ? 1 : a[i];
+        sum += c * c * w[i];
+    }
+    return sum;
+#endif
+}
+
+/* The backward pass through one perspective's SCReLU and output weights,
+ * for the output's gradient g: gw_i += g screlu(a_i); da_i = g w_i 2 a_i
+ * where 0 < a_i < 1, else 0; gb_i += da_i. */
+static void back_screlu(const float *restrict a, const float *restrict w, float g,
+                        float *restrict gw, float *restrict da, float *restrict gb, int n)
+{
+#if defined(__AVX512F__)
+    __m512 zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1.0f), vg = _mm512_set1_ps(g);
+    __m512 vg2 = _mm512_set1_ps(2 * g);
+    for (int i = 0; i < n; i += 16) {
+        __m512 x = _mm512_load_ps(a + i);
+        __m512 c = _mm512_min_ps(_mm512_max_ps(x, zero), one);
+        _mm512_store_ps(gw + i, _mm512_fmadd_ps(vg, _mm512_mul_ps(c, c), _mm512_load_ps(gw + i)));
+        __mmask16 in = _mm512_cmp_ps_mask(x, zero, _CMP_GT_OQ)
+                       & _mm512_cmp_ps_mask(x, one, _CMP_LT_OQ);
+        __m512 d = _mm512_maskz_mul_ps(in, _mm512_mul_ps(vg2, _mm512_load_ps(w + i)), x);
+        _mm512_store_ps(da + i, d);
+        _mm512_store_ps(gb + i, _mm512_add_ps(_mm512_load_ps(gb + i), d));
+    }
+#elif defined(__AVX2__)
+    __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f), vg = _mm256_set1_ps(g);
+    __m256 vg2 = _mm256_set1_ps(2 * g);
+    for (int i = 0; i < n; i += 8) {
+        __m256 x = _mm256_load_ps(a + i);
+        __m256 c = _mm256_min_ps(_mm256_max_ps(x, zero), one);
+        _mm256_store_ps(gw + i, _mm256_add_ps(_mm256_load_ps(gw + i),
+                                              _mm256_mul_ps(vg, _mm256_mul_ps(c, c))));
+        __m256 in = _mm256_and_ps(_mm256_cmp_ps(x, zero, _CMP_GT_OQ),
+                                  _mm256_cmp_ps(x, one, _CMP_LT_OQ));
+        __m256 d = _mm256_and_ps(in, _mm256_mul_ps(_mm256_mul_ps(vg2, _mm256_load_ps(w + i)), x));
+        _mm256_store_ps(da + i, d);
+        _mm256_store_ps(gb + i, _mm256_add_ps(_mm256_load_ps(gb + i), d));
+    }
+#else
+    for (int i = 0; i < n; i++) {
+        float x = a[i], c = x < 0 ? 0 : x > 1 ? 1 : x;
+        gw[i] += g * c * c;
+        float d = x > 0 && x < 1 ? 2 * g * w[i] * x : 0;
+        da[i] = d;
+        gb[i] += d;
+    }
+#endif
+}
+
+/* ---- Positions ---------------------------------------------------------- */
+
+bool train_pos_make(const Position *pos, int score_stm, int result_stm, TrainPos *out)
+{
+    memset(out, 0, sizeof *out);
+    bitboard_t occ = pos_occupied(pos);
+    if (popcount(occ) > 32)
+        return false;
+    out->occ = occ;
+    int k = 0;
+    for (bitboard_t b = occ; b; b &= b - 1, k++) {
+        int sq = lsb(b);
+        out->pieces[k / 2] |= (uint8_t)(pos_piece_on(pos, sq) << (4 * (k & 1)));
+    }
+    out->score = (int16_t)(score_stm > 32000 ? 32000 : score_stm < -32000 ? -32000 : score_stm);
+    out->result = (uint8_t)result_stm;
+    out->stm = (uint8_t)pos->side;
+    return true;
+}
+
+int train_pos_features(const TrainPos *p, uint16_t stm[32], uint16_t nstm[32])
+{
+    int k = 0, us = p->stm;
+    for (uint64_t b = p->occ; b; b &= b - 1, k++) {
+        int sq = lsb(b), piece = (p->pieces[k / 2] >> (4 * (k & 1))) & 15;
+        stm[k] = (uint16_t)nnue_feature(us, piece, sq);
+        nstm[k] = (uint16_t)nnue_feature(!us, piece, sq);
+    }
+    return k;
+}
+
+float train_target(const TrainPos *p, double scale, double wdl)
+{
+    double s = 1.0 / (1.0 + exp(-p->score / scale));
+    return (float)(wdl * p->result / 2.0 + (1 - wdl) * s);
+}
+
+static double scale_error(const TrainPos *pos, size_t n, size_t stride, double s)
+{
+    double sum = 0;
+    size_t k = 0;
+    for (size_t i = 0; i < n; i += stride, k++) {
+        double e = 1.0 / (1.0 + exp(-pos[i].score / s)) - pos[i].result / 2.0;
+        sum += e * e;
+    }
+    return k ? sum / (double)k : 0;
+}
+
+double train_fit_scale(const TrainPos *pos, size_t n, double *err)
+{
+    size_t stride = n > 1000000 ? n / 1000000 : 1;
+    /* A grid in steps of 5% from 10 to 5000, then golden sections around the
+     * best point. */
+    double best = 10, best_e = INFINITY;
+    for (int k = 0; 10 * pow(1.05, k) <= 5000; k++) {
+        double s = 10 * pow(1.05, k), e = scale_error(pos, n, stride, s);
+        if (e < best_e)
+            best_e = e, best = s;
+    }
+    double lo = best / 1.05, hi = best * 1.05, g = (sqrt(5.0) - 1) / 2;
+    double x1 = hi - g * (hi - lo), x2 = lo + g * (hi - lo);
+    double e1 = scale_error(pos, n, stride, x1), e2 = scale_error(pos, n, stride, x2);
+    for (int it = 0; it < 40; it++) {
+        if (e1 < e2)
+            hi = x2, x2 = x1, e2 = e1, x1 = hi - g * (hi - lo),
+            e1 = scale_error(pos, n, stride, x1);
+        else
+            lo = x1, x1 = x2, e1 = e2, x2 = lo + g * (hi - lo),
+            e2 = scale_error(pos, n, stride, x2);
+    }
+    double s = (lo + hi) / 2;
+    if (err)
+        *err = scale_error(pos, n, stride, s);
+    return s;
+}
+
+/* ---- The network -------------------------------------------------------- */
+
+static size_t out_offset(size_t h) { return (size_t)(NNUE_INPUTS + 1) * h; }
+
+bool train_net_init(TrainNet *net, int hidden, uint64_t seed)
+{
+    size_t n = out_offset((size_t)hidden) + 2 * (size_t)hidden + 1;
+    net->hidden = hidden;
+    net->n = (n + 15) / 16 * 16;
+    net->w = alloc_floats(net->n);
+    if (!net->w)
+        return false;
+    /* Feature weights uniform in +-1/sqrt(32) (about 30 active features: an
+     * accumulator starts with a spread near 0.6, half of it in SCReLU's
+     * slope); output weights in +-1/sqrt(2H); biases 0. */
+    uint64_t s = seed ^ 0x6A09E667F3BCC909ull;
+    float a = 1.0f / sqrtf(32.0f), b = 1.0f / sqrtf(2.0f * (float)hidden);
+    size_t nft = (size_t)NNUE_INPUTS * (size_t)hidden;
+    for (size_t i = 0; i < nft; i++)
+        net->w[i] = (float)((2 * rand_unit(&s) - 1) * a);
+    float *ow = net->w + out_offset((size_t)hidden);
+    for (int i = 0; i < 2 * hidden; i++)
+        ow[i] = (float)((2 * rand_unit(&s) - 1) * b);
+    return true;
+}
+
+void train_net_free(TrainNet *net)
+{
+    free(net->w);
+    net->w = NULL;
+}
+
+typedef struct {
+    _Alignas(64) float acc[2][TRAIN_MAX_HIDDEN];
+    _Alignas(64) float da[2][TRAIN_MAX_HIDDEN];
+    uint16_t feat[2][32];
+    int nfeat;
+} Scratch;
+
+/* The accumulators of both perspectives (side to move first) and y. */
+static float forward(const TrainNet *net, const TrainPos *p, Scratch *s)
+{
+    const size_t h = (size_t)net->hidden;
+    const float *ftw = net->w, *ftb = train_ft_bias(net), *ow = net->w + out_offset(h);
+    s->nfeat = train_pos_features(p, s->feat[0], s->feat[1]);
+    for (int k = 0; k < 2; k++) {
+        memcpy(s->acc[k], ftb, h * sizeof(float));
+        for (int i = 0; i < s->nfeat; i++)
+            vec_add(s->acc[k], ftw + s->feat[k][i] * h, (int)h);
+    }
+    return ow[2 * h] + dot_screlu(s->acc[0], ow, (int)h) + dot_screlu(s->acc[1], ow + h, (int)h);
+}
+
+float train_net_eval(const TrainNet *net, const TrainPos *p)
+{
+    static _Thread_local Scratch s;
+    return forward(net, p, &s);
+}
+
+double train_net_grad(const TrainNet *net, const TrainPos *const *pos, size_t n, float *grad)
+{
+    static _Thread_local Scratch s;
+    const size_t h = (size_t)net->hidden;
+    const float *ow = net->w + out_offset(h);
+    float *gftb = grad + NNUE_INPUTS * h, *gow = grad + out_offset(h);
+    double loss = 0;
+    for (size_t j = 0; j < n; j++) {
+        if (j + 1 < n)
+            __builtin_prefetch(pos[j + 1]);
+        float y = forward(net, pos[j], &s);
+        float p = sigmoidf(y), e = p - pos[j]->target;
+        loss += (double)(e * e);
+        float g = 2 * e * p * (1 - p);
+        gow[2 * h] += g;
+        for (size_t k = 0; k < 2; k++) {
+            back_screlu(s.acc[k], ow + k * h, g, gow + k * h, s.da[k], gftb, (int)h);
+            for (int i = 0; i < s.nfeat; i++)
+                vec_add(grad + s.feat[k][i] * h, s.da[k], (int)h);
+        }
+    }
+    return loss;
+}
+
+void train_net_clip(TrainNet *net)
+{
+    size_t n = out_offset((size_t)net->hidden) + 2 * (size_t)net->hidden;
+    for (size_t i = 0; i < n; i++)
+        net->w[i] = fminf(fmaxf(net->w[i], -TRAIN_CLIP), TRAIN_CLIP);
+}
+
+/* ---- Threads ------------------------------------------------------------ */
+
+/* Runs fn on jobs[0..n-1] (size bytes each), jobs[0] on the calling thread;
+ * a thread that cannot be started runs its job here too. */
+static void run_parallel(void *(*fn)(void *), void *jobs, size_t size, int n)
+{
+    pthread_t tid[TRAIN_MAX_THREADS];
+    bool started[TRAIN_MAX_THREADS] = {false};
+    for (int t = 1; t < n; t++)
+        started[t] = pthread_create(&tid[t], NULL, fn, (char *)jobs + (size_t)t * size) == 0;
+    fn(jobs);
+    for (int t = 1; t < n; t++) {
+        if (started[t])
+            pthread_join(tid[t], NULL);
+        else
+            fn((char *)jobs + (size_t)t * size);
+    }
+}
+
+typedef struct {
+    const TrainNet *net;
+    const TrainPos *pos;         /* loss jobs */
+    const TrainPos *const *ptrs; /* gradient jobs */
+    size_t n;
+    float *grad;
+    double loss;
+} LossJob;
+
+static void *loss_job(void *arg)
+{
+    LossJob *j = arg;
+    double sum = 0;
+    for (size_t i = 0; i < j->n; i++) {
+        float e = sigmoidf(train_net_eval(j->net, &j->pos[i])) - j->pos[i].target;
+        sum += (double)(e * e);
+    }
+    j->loss = sum;
+    return NULL;
+}
+
+double train_net_loss(const TrainNet *net, const TrainPos *pos, size_t n, int threads)
+{
+    if (!n)
+        return 0;
+    LossJob jobs[TRAIN_MAX_THREADS] = {0};
+    threads = threads < 1 ? 1 : threads > TRAIN_MAX_THREADS ? TRAIN_MAX_THREADS : threads;
+    for (int t = 0; t < threads; t++) {
+        size_t lo = n * (size_t)t / (size_t)threads, hi = n * (size_t)(t + 1) / (size_t)threads;
+        jobs[t] = (LossJob){.net = net, .pos = pos + lo, .n = hi - lo};
+    }
+    run_parallel(loss_job, jobs, sizeof *jobs, threads);
+    double sum = 0;
+    for (int t = 0; t < threads; t++)
+        sum += jobs[t].loss;
+    return sum / (double)n;
+}
+
+/* ---- The optimizer ------------------------------------------------------ */
+
+bool train_opt_init(TrainOpt *o, int hidden, int threads, uint64_t seed)
+{
+    memset(o, 0, sizeof *o);
+    o->threads = threads < 1 ? 1 : threads > TRAIN_MAX_THREADS ? TRAIN_MAX_THREADS : threads;
+    if (!train_net_init(&o->net, hidden, seed))
+        return false;
+    o->m = alloc_floats(o->net.n);
+    o->v = alloc_floats(o->net.n);
+    bool ok = o->m && o->v;
+    for (int t = 0; t < o->threads; t++)
+        ok = ok && (o->grad[t] = alloc_floats(o->net.n)) != NULL;
+    if (!ok)
+        train_opt_free(o);
+    return ok;
+}
+
+void train_opt_free(TrainOpt *o)
+{
+    train_net_free(&o->net);
+    free(o->m);
+    free(o->v);
+    for (int t = 0; t < TRAIN_MAX_THREADS; t++)
+        free(o->grad[t]);
+    memset(o, 0, sizeof *o);
+}
+
+typedef struct {
+    TrainOpt *o;
+    size_t lo, hi; /* parameters */
+    float inv_n;
+    double lr, wd;
+} AdamJob;
+
+enum { CHUNK = 16 };
+
+static void *adam_job(void *arg)
+{
+    const AdamJob *j = arg;
+    TrainOpt *o = j->o;
+    const float b1 = 0.9f, b2 = 0.999f, eps = 1e-8f;
+    const double t = (double)o->step;
+    const float c1 = (float)(1 / (1 - pow(b1, t))), c2 = (float)(1 / (1 - pow(b2, t)));
+    const size_t h = (size_t)o->net.hidden;
+    /* Weight decay on the feature weights and the output weights only. */
+    const size_t ft_end = NNUE_INPUTS * h, ow_lo = out_offset(h), ow_hi = ow_lo + 2 * (size_t)h;
+    float *w = o->net.w, *m = o->m, *v = o->v;
+    const float lr = (float)j->lr, lrwd = (float)(j->lr * j->wd);
+    for (size_t i = j->lo; i < j->hi; i++) {
+        float g = 0;
+        for (int k = 0; k < o->threads; k++)
+            g += o->grad[k][i], o->grad[k][i] = 0;
+        g *= j->inv_n;
+        m[i] = b1 * m[i] + (1 - b1) * g;
+        v[i] = b2 * v[i] + (1 - b2) * g * g;
+        float x = w[i];
+        if (i < ft_end || (i >= ow_lo && i < ow_hi))
+            x -= lrwd * x;
+        x -= lr * (m[i] * c1) / (sqrtf(v[i] * c2) + eps);
+        if (i < ow_hi)
+            x = fminf(fmaxf(x, -TRAIN_CLIP), TRAIN_CLIP);
+        w[i] = x;
+    }
+    return NULL;
+}
+
+static void *grad_job(void *arg)
+{
+    LossJob *j = arg;
+    j->loss = train_net_grad(j->net, j->ptrs, j->n, j->grad);
+    return NULL;
+}
+
+double train_opt_step(TrainOpt *o, const TrainPos *const *batch, size_t n, double lr, double wd)
+{
+    const int nt = o->threads < 1 ? 1 : o->threads;
+    LossJob jobs[TRAIN_MAX_THREADS] = {0};
+    for (int t = 0; t < nt; t++) {
+        size_t lo = n * (size_t)t / (size_t)nt, hi = n * (size_t)(t + 1) / (size_t)nt;
+        jobs[t] = (LossJob){.net = &o->net, .ptrs = batch + lo, .n = hi - lo, .grad = o->grad[t]};
+    }
+    run_parallel(grad_job, jobs, sizeof *jobs, nt);
+    double loss = 0;
+    for (int t = 0; t < nt; t++)
+        loss += jobs[t].loss;
+
+    o->step++;
+    AdamJob aj[TRAIN_MAX_THREADS] = {0};
+    size_t chunks = o->net.n / CHUNK;
+    for (int t = 0; t < nt; t++)
+        aj[t] = (AdamJob){.o = o,
+                          .lo = chunks * (size_t)t / (size_t)nt * CHUNK,
+                          .hi = chunks * (size_t)(t + 1) / (size_t)nt * CHUNK,
+                          .inv_n = n ? 1.0f / (float)n : 0,
+                          .lr = lr,
+                          .wd = wd};
+    run_parallel(adam_job, aj, sizeof *aj, nt);
+    return loss;
+}
+
+/* ---- The quantized file ------------------------------------------------- */
+
+static void put_u32(uint8_t **p, uint32_t v)
+{
+    for (int i = 0; i < 4; i++)
+        *(*p)++ = (uint8_t)(v >> (8 * i));
+}
+
+static void put_i16(uint8_t **p, float x)
+{
+    long v = lrintf(x);
+    v = v > INT16_MAX ? INT16_MAX : v < INT16_MIN ? INT16_MIN : v;
+    uint16_t u = (uint16_t)(int16_t)v;
+    *(*p)++ = (uint8_t)u;
+    *(*p)++ = (uint8_t)(u >> 8);
+}
+
+void train_net_quantize(const TrainNet *net, int scale, uint8_t *buf)
+{
+    const size_t h = (size_t)net->hidden;
+    uint8_t *p = buf;
+    *p++ = 'R', *p++ = 'K', *p++ = 'N', *p++ = 'N';
+    put_u32(&p, NNUE_VERSION);
+    put_u32(&p, NNUE_INPUTS);
+    put_u32(&p, (uint32_t)h);
+    put_u32(&p, NNUE_QA);
+    put_u32(&p, NNUE_QB);
+    put_u32(&p, (uint32_t)scale);
+    put_u32(&p, 0);
+    size_t nft = (NNUE_INPUTS + 1) * h; /* weights, then biases */
+    for (size_t i = 0; i < nft; i++)
+        put_i16(&p, net->w[i] * NNUE_QA);
+    const float *ow = net->w + out_offset(h);
+    for (size_t i = 0; i < 2 * h; i++)
+        put_i16(&p, ow[i] * NNUE_QB);
+    double b = (double)ow[2 * h] * NNUE_QA * NNUE_QB;
+    b = b > INT32_MAX ? INT32_MAX : b < INT32_MIN ? INT32_MIN : b;
+    put_u32(&p, (uint32_t)(int32_t)lrint(b));
+    put_u32(&p, nnue_checksum(buf, (size_t)(p - buf)));
+}
+
+bool train_write_file(const char *path, const void *data, size_t n, char *err, size_t errlen)
+{
+    char tmp[4200];
+    snprintf(tmp, sizeof tmp, "%s.tmp", path);
+    FILE *f = fopen(tmp, "wb");
+    if (!f) {
+        snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+        return false;
+    }
+    bool ok = fwrite(data, 1, n, f) == n && fflush(f) == 0 && fsync(fileno(f)) == 0;
+    ok = fclose(f) == 0 && ok;
+    if (!ok || rename(tmp, path) != 0) {
+        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+        remove(tmp);
+        return false;
+    }
+    return true;
+}
+
+bool train_net_write(const TrainNet *net, int scale, const char *path, char *err, size_t errlen)
+{
+    size_t n = nnue_file_size((size_t)net->hidden);
+    uint8_t *buf = malloc(n);
+    if (!buf) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    train_net_quantize(net, scale, buf);
+    bool ok = train_write_file(path, buf, n, err, errlen);
+    free(buf);
+    return ok;
+}

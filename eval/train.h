@@ -1,0 +1,127 @@
+/* The network's trainer (rokade-train, eval/train.c; eval/README.md, "The
+ * network's trainer"): training positions in memory, the float network of
+ * eval/nnue_format.h with its forward and backward pass, AdamW on several
+ * threads, the quantized file, and the program's command line. The engine
+ * does not link this; the tests use the functions below. */
+#ifndef ROKADE_TRAIN_H
+#define ROKADE_TRAIN_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "../movegen/position.h"
+#include "nnue_format.h"
+
+enum {
+    TRAIN_MAX_HIDDEN = 2048, /* --hidden: a multiple of TRAIN_HIDDEN_STEP up to this */
+    TRAIN_HIDDEN_STEP = 16,
+    TRAIN_MAX_THREADS = 64,
+};
+
+/* One training position, 32 bytes: the board as in a packed record (the
+ * occupancy, then a 4-bit piece code (colour << 3 | type) per occupied square
+ * in ascending order, low nibble first), the search score and the result
+ * from the side to move's view, and the target (set once the scale is
+ * known). */
+typedef struct {
+    uint64_t occ;
+    uint8_t pieces[16];
+    int16_t score;  /* centipawns, side to move's view */
+    uint8_t result; /* side to move's view: 0 lost, 1 draw, 2 won */
+    uint8_t stm;
+    float target; /* train_target() */
+} TrainPos;
+
+_Static_assert(sizeof(TrainPos) == 32, "TrainPos is 32 bytes");
+
+/* The float network: every parameter in one array, in the order
+ * ft_weight[NNUE_INPUTS][H], ft_bias[H], out_weight[2H], out_bias, padded
+ * with zeros to a multiple of 16 floats. */
+typedef struct {
+    int hidden;
+    size_t n; /* floats in w, padding included */
+    float *w; /* 64-byte aligned */
+} TrainNet;
+
+static inline float *train_ft_weight(const TrainNet *net) { return net->w; }
+static inline float *train_ft_bias(const TrainNet *net)
+{
+    return net->w + (size_t)NNUE_INPUTS * (size_t)net->hidden;
+}
+
+/* The trainer's clip of every feature weight and bias and every output
+ * weight: +-127/64, so that the quantized file keeps the format's bounds. */
+#define TRAIN_CLIP (127.0f / 64.0f)
+
+/* ---- Positions ---------------------------------------------------------- */
+
+/* Packs a position, its score and result (side to move's view); false with
+ * more than 32 pieces. The target is set to 0. */
+bool train_pos_make(const Position *pos, int score_stm, int result_stm, TrainPos *out);
+/* The active features (eval/nnue_format.h, nnue_feature) of the side to move
+ * (stm) and of the other side (nstm); returns how many each has. */
+int train_pos_features(const TrainPos *p, uint16_t stm[32], uint16_t nstm[32]);
+/* wdl * result + (1 - wdl) * sigmoid(score / scale), result as 0, 0.5, 1. */
+float train_target(const TrainPos *p, double scale, double wdl);
+/* The S minimising the mean of (sigmoid(score / S) - result)^2 over up to a
+ * million positions taken evenly from pos[0..n-1]; its error in *err. */
+double train_fit_scale(const TrainPos *pos, size_t n, double *err);
+
+/* ---- The network -------------------------------------------------------- */
+
+/* Allocates a network of `hidden` (a multiple of TRAIN_HIDDEN_STEP) with
+ * random weights from seed; false when out of memory. */
+bool train_net_init(TrainNet *net, int hidden, uint64_t seed);
+void train_net_free(TrainNet *net);
+/* The network's output y (logits; eval = y * scale centipawns). */
+float train_net_eval(const TrainNet *net, const TrainPos *p);
+/* Adds the gradient of the sum of the positions' losses (sigmoid(y) -
+ * target)^2 to grad (net->n floats, 64-byte aligned) and returns that sum.
+ * One thread. */
+double train_net_grad(const TrainNet *net, const TrainPos *const *pos, size_t n, float *grad);
+/* The mean loss over pos[0..n-1] on `threads` threads. */
+double train_net_loss(const TrainNet *net, const TrainPos *pos, size_t n, int threads);
+/* Clips the weights to +-TRAIN_CLIP (the output bias is not clipped). */
+void train_net_clip(TrainNet *net);
+/* The network as the file format says (nnue_file_size(hidden) bytes into
+ * buf), with `scale` centipawns per logit. */
+void train_net_quantize(const TrainNet *net, int scale, uint8_t *buf);
+/* Writes that file (through a temporary file and a rename); false with a
+ * message in err. */
+bool train_net_write(const TrainNet *net, int scale, const char *path, char *err, size_t errlen);
+
+/* ---- The optimizer ------------------------------------------------------ */
+
+/* AdamW with per-thread gradient buffers. */
+typedef struct {
+    TrainNet net;
+    float *m, *v;                   /* first and second moments */
+    float *grad[TRAIN_MAX_THREADS]; /* one gradient buffer per thread */
+    int threads;
+    uint64_t step; /* steps taken */
+} TrainOpt;
+
+bool train_opt_init(TrainOpt *o, int hidden, int threads, uint64_t seed);
+void train_opt_free(TrainOpt *o);
+/* One step on a batch: the gradient split over the threads, then the
+ * reduction and the AdamW update (weight decay wd on the weights, not the
+ * biases) split over the parameters, then the clip. Returns the batch's
+ * summed loss. */
+double train_opt_step(TrainOpt *o, const TrainPos *const *batch, size_t n, double lr, double wd);
+
+/* The SIMD code compiled in: "avx512", "avx2" or "scalar". */
+const char *train_simd_name(void);
+/* splitmix64: the next random number of the state s. */
+uint64_t train_rand(uint64_t *s);
+/* Writes n bytes to path through path.tmp and a rename; false with a
+ * message in err. */
+bool train_write_file(const char *path, const void *data, size_t n, char *err, size_t errlen);
+
+/* ---- The program -------------------------------------------------------- */
+
+/* rokade-train's command line (eval/train_cli.c; --help); returns the exit status: 0 done,
+ * 1 a file or memory error, 2 bad options, data or checkpoint. */
+int train_main(int argc, char **argv);
+
+#endif

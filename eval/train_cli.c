@@ -1,0 +1,591 @@
+/* The network's trainer, the program (rokade-train; its main is
+ * eval/train_main.c): the command line, the data read into memory with the
+ * validation games held out, the checkpoint, and the epochs. The computing
+ * part is eval/train.c; eval/README.md, "The network's trainer", documents
+ * the command. */
+#include "train.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "../movegen/viriformat.h"
+
+static double clock_seconds(clockid_t id)
+{
+    struct timespec ts;
+    clock_gettime(id, &ts);
+    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static double now_seconds(void) { return clock_seconds(CLOCK_MONOTONIC); }
+
+/* Uniform in [0, 1). */
+static double rand_unit(uint64_t *s) { return (double)(train_rand(s) >> 11) * 0x1.0p-53; }
+
+/* ---- The program: options ----------------------------------------------- */
+
+typedef struct {
+    const char *data, *out;
+    int hidden, epochs, threads, lr_step, stop_after, scale;
+    long long batch, epoch_size, max_positions;
+    double lr, lr_end, lr_gamma, wd, wdl, val;
+    uint64_t seed;
+    bool lr_end_set, lr_gamma_set;
+} Options;
+
+static void usage(FILE *f)
+{
+    fprintf(f,
+            "usage: rokade-train --data FILE[,FILE...] --out DIR [options]\n"
+            "Trains the network (768 -> H) x 2 -> 1, SCReLU, on viriformat games and writes\n"
+            "DIR/net-epochN.nnue every epoch, DIR/final.nnue at the end and DIR/checkpoint.bin;\n"
+            "the same command again resumes from the checkpoint (eval/README.md).\n"
+            "  --data FILES        viriformat files, comma-separated\n"
+            "  --out DIR           output directory (made if missing)\n"
+            "  --hidden H          accumulator size, a multiple of %d (default %d)\n"
+            "  --epochs N          epochs (default 10)\n"
+            "  --epoch-size N      positions per epoch (default: the training set)\n"
+            "  --batch N           positions per step (default 16384)\n"
+            "  --lr X              AdamW learning rate at the start (default 0.001)\n"
+            "  --lr-end X          cosine schedule down to X at the end (default lr / 100)\n"
+            "  --lr-step N         step schedule instead: lr times --lr-gamma every N epochs\n"
+            "  --lr-gamma X        the step schedule's factor (default 0.1)\n"
+            "  --wd X              AdamW weight decay (default 0.01)\n"
+            "  --wdl X             target = X * result + (1 - X) * sigmoid(score / scale)\n"
+            "                      (default 0.3)\n"
+            "  --scale S           centipawns per logit unit (default: fitted on the data)\n"
+            "  --val X             share of the games held out for validation (default 0.02)\n"
+            "  --threads N         threads (default 2)\n"
+            "  --seed N            random seed (default 1)\n"
+            "  --max-positions N   read at most N positions (default: all)\n"
+            "  --stop-after N      stop after epoch N (as a cut-off session would)\n"
+            "  --help              this text\n"
+            "Exit status: 0 done, 1 a write or memory error, 2 bad options, data or checkpoint.\n",
+            TRAIN_HIDDEN_STEP, NNUE_HIDDEN);
+}
+
+static int bad(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("rokade-train: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+    va_end(ap);
+    return 2;
+}
+
+static bool parse_num(const char *opt, const char *s, double lo, double hi, bool integer,
+                      double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (!*s || *end || errno || !(v >= lo && v <= hi) || (integer && v != floor(v))) {
+        bad("%s: '%s' is not %s from %g to %g", opt, s, integer ? "an integer" : "a number", lo,
+            hi);
+        return false;
+    }
+    *out = v;
+    return true;
+}
+
+static int parse_options(int argc, char **argv, Options *o)
+{
+    *o = (Options){.hidden = NNUE_HIDDEN,
+                   .epochs = 10,
+                   .threads = 2,
+                   .batch = 16384,
+                   .lr = 0.001,
+                   .lr_gamma = 0.1,
+                   .wd = 0.01,
+                   .wdl = 0.3,
+                   .val = 0.02,
+                   .seed = 1};
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i];
+        if (!strcmp(arg, "--help")) {
+            usage(stdout);
+            return -1;
+        }
+        if (strncmp(arg, "--", 2) != 0)
+            return bad("unexpected argument '%s' (--help lists the options)", arg);
+        if (i + 1 >= argc)
+            return bad("%s needs a value (--help lists the options)", arg);
+        const char *val = argv[++i];
+        double v = 0;
+        bool ok = true;
+        if (!strcmp(arg, "--data"))
+            o->data = val;
+        else if (!strcmp(arg, "--out"))
+            o->out = val;
+        else if (!strcmp(arg, "--hidden")) {
+            ok = parse_num(arg, val, TRAIN_HIDDEN_STEP, TRAIN_MAX_HIDDEN, true, &v);
+            o->hidden = (int)v;
+            if (ok && o->hidden % TRAIN_HIDDEN_STEP)
+                return bad("--hidden: %d is not a multiple of %d", o->hidden, TRAIN_HIDDEN_STEP);
+        } else if (!strcmp(arg, "--epochs"))
+            ok = parse_num(arg, val, 0, 1e6, true, &v), o->epochs = (int)v;
+        else if (!strcmp(arg, "--epoch-size"))
+            ok = parse_num(arg, val, 1, 1e12, true, &v), o->epoch_size = (long long)v;
+        else if (!strcmp(arg, "--batch"))
+            ok = parse_num(arg, val, 1, 1 << 24, true, &v), o->batch = (long long)v;
+        else if (!strcmp(arg, "--lr"))
+            ok = parse_num(arg, val, 1e-9, 10, false, &v), o->lr = v;
+        else if (!strcmp(arg, "--lr-end"))
+            ok = parse_num(arg, val, 0, 10, false, &v), o->lr_end = v, o->lr_end_set = true;
+        else if (!strcmp(arg, "--lr-step"))
+            ok = parse_num(arg, val, 1, 1e6, true, &v), o->lr_step = (int)v;
+        else if (!strcmp(arg, "--lr-gamma"))
+            ok = parse_num(arg, val, 1e-6, 1, false, &v), o->lr_gamma = v, o->lr_gamma_set = true;
+        else if (!strcmp(arg, "--wd"))
+            ok = parse_num(arg, val, 0, 1, false, &v), o->wd = v;
+        else if (!strcmp(arg, "--wdl"))
+            ok = parse_num(arg, val, 0, 1, false, &v), o->wdl = v;
+        else if (!strcmp(arg, "--scale"))
+            ok = parse_num(arg, val, 1, 10000, true, &v), o->scale = (int)v;
+        else if (!strcmp(arg, "--val"))
+            ok = parse_num(arg, val, 0, 0.5, false, &v), o->val = v;
+        else if (!strcmp(arg, "--threads"))
+            ok = parse_num(arg, val, 1, TRAIN_MAX_THREADS, true, &v), o->threads = (int)v;
+        else if (!strcmp(arg, "--seed"))
+            ok = parse_num(arg, val, 0, 9007199254740992.0, true, &v), o->seed = (uint64_t)v;
+        else if (!strcmp(arg, "--max-positions"))
+            ok = parse_num(arg, val, 1, 4e9, true, &v), o->max_positions = (long long)v;
+        else if (!strcmp(arg, "--stop-after"))
+            ok = parse_num(arg, val, 1, 1e6, true, &v), o->stop_after = (int)v;
+        else
+            return bad("unknown option %s (--help lists the options)", arg);
+        if (!ok)
+            return 2;
+    }
+    if (!o->data || !*o->data)
+        return bad("no --data given (--help lists the options)");
+    if (!o->out || !*o->out)
+        return bad("no --out directory given (--help lists the options)");
+    if (o->lr_step && o->lr_end_set)
+        return bad("--lr-end (cosine) and --lr-step (step schedule) exclude each other");
+    if (o->lr_gamma_set && !o->lr_step)
+        return bad("--lr-gamma needs --lr-step");
+    if (!o->lr_end_set)
+        o->lr_end = o->lr / 100;
+    if (o->lr_end > o->lr)
+        return bad("--lr-end %g is above --lr %g", o->lr_end, o->lr);
+    return 0;
+}
+
+/* ---- The program: data -------------------------------------------------- */
+
+typedef struct {
+    TrainPos *pos;
+    size_t n, cap, games;
+} PosSet;
+
+static bool posset_push(PosSet *s, const TrainPos *p)
+{
+    if (s->n == s->cap) {
+        size_t cap = s->cap ? s->cap * 2 : 1 << 16;
+        TrainPos *q = realloc(s->pos, cap * sizeof *q);
+        if (!q)
+            return false;
+        s->pos = q, s->cap = cap;
+    }
+    s->pos[s->n++] = *p;
+    return true;
+}
+
+/* Whether game `number` of file `file` is held out: a hash of the two, so a
+ * game's positions all fall on one side, the same for every seed. */
+static bool held_out(int file, long long number, double val)
+{
+    uint64_t s = ((uint64_t)file << 48) ^ (uint64_t)number;
+    return rand_unit(&s) < val;
+}
+
+/* Reads every file of the comma-separated list; 0, or an exit status. */
+static int load_data(const Options *o, PosSet *train, PosSet *val)
+{
+    char *list = o->data ? strdup(o->data) : NULL, *save = NULL, err[512];
+    if (!list)
+        return bad("out of memory");
+    const VfFilter filter = vf_filter_default();
+    size_t limit = o->max_positions ? (size_t)o->max_positions : (size_t)UINT32_MAX;
+    int file = 0, status = 0;
+    for (char *path = strtok_r(list, ",", &save); path && !status;
+         path = strtok_r(NULL, ",", &save), file++) {
+        VfReader *r = vf_open(path, err, sizeof err);
+        if (!r) {
+            status = bad("%s", err);
+            break;
+        }
+        size_t games = 0, bad_games = 0, n0 = train->n + val->n;
+        int st;
+        while (train->n + val->n < limit && (st = vf_next_game(r, err, sizeof err)) != VF_END) {
+            if (st == VF_FAILED) {
+                /* A file being written ends in a partial game. */
+                printf("%s: %s; read up to there\n", path, err);
+                break;
+            }
+            if (st == VF_BAD_GAME) {
+                if (bad_games++ < 5)
+                    printf("%s: skipped: %s\n", path, err);
+                continue;
+            }
+            VfGame g = vf_game(r);
+            PosSet *set = held_out(file, g.number, o->val) ? val : train;
+            set->games++, games++;
+            VfPosition p;
+            while (train->n + val->n < limit && vf_next_position(r, &filter, &p)) {
+                TrainPos tp;
+                if (train_pos_make(p.pos, p.score, p.result, &tp) && !posset_push(set, &tp)) {
+                    status = bad("out of memory after %zu positions", train->n + val->n);
+                    break;
+                }
+            }
+            if (status)
+                break;
+        }
+        vf_close(r);
+        printf("%s: %zu games, %zu positions, %zu bad games skipped\n", path, games,
+               train->n + val->n - n0, bad_games);
+    }
+    free(list);
+    return status;
+}
+
+static uint64_t data_hash(const PosSet *s)
+{
+    uint64_t h = 0xCBF29CE484222325ull;
+    for (size_t i = 0; i < s->n; i++) {
+        uint64_t w[4];
+        memcpy(w, &s->pos[i], sizeof w);
+        for (int k = 0; k < 4; k++)
+            h = (h ^ w[k]) * 0x100000001B3ull;
+    }
+    return h;
+}
+
+/* The order of pass `pass` over the n training positions. */
+static void make_perm(uint32_t *perm, size_t n, uint64_t seed, uint64_t pass)
+{
+    uint64_t s = seed * 0xD1B54A32D192ED03ull ^ (pass + 1) * 0x8CB92BA72F3D8DD7ull;
+    for (size_t i = 0; i < n; i++)
+        perm[i] = (uint32_t)i;
+    for (size_t i = n; i > 1; i--) {
+        size_t j = (size_t)(train_rand(&s) % i);
+        uint32_t t = perm[i - 1];
+        perm[i - 1] = perm[j], perm[j] = t;
+    }
+}
+
+/* ---- The program: checkpoint -------------------------------------------- */
+
+/* What a run depends on: a checkpoint resumes only a run with the same. */
+typedef struct {
+    char magic[8];
+    int32_t hidden, epochs, lr_step, scale;
+    int64_t batch, epoch_size, max_positions, train_n, val_n;
+    uint64_t seed, data_hash;
+    double lr, lr_end, lr_gamma, wd, wdl, val;
+} Settings;
+
+typedef struct {
+    uint32_t epoch; /* epochs done */
+    uint32_t reserved;
+    uint64_t step;   /* AdamW steps taken */
+    uint64_t stream; /* positions of the shuffled stream consumed (pass = stream / n) */
+    uint64_t rng;    /* unused: each pass's order comes from (seed, pass) */
+} State;
+
+static const char CkptMagic[8] = "RKTRCK1";
+
+static void settings_make(Settings *s, const Options *o, int scale, const PosSet *train,
+                          const PosSet *val)
+{
+    memset(s, 0, sizeof *s);
+    memcpy(s->magic, CkptMagic, sizeof s->magic);
+    s->hidden = o->hidden, s->epochs = o->epochs, s->lr_step = o->lr_step, s->scale = scale;
+    s->batch = o->batch, s->epoch_size = o->epoch_size, s->max_positions = o->max_positions;
+    s->train_n = (int64_t)train->n, s->val_n = (int64_t)val->n;
+    s->seed = o->seed, s->data_hash = data_hash(train) ^ (data_hash(val) * 31);
+    s->lr = o->lr, s->lr_end = o->lr_end, s->lr_gamma = o->lr_gamma, s->wd = o->wd;
+    s->wdl = o->wdl, s->val = o->val;
+}
+
+/* The first setting that differs, written to buf; false when none does. */
+static bool settings_differ(const Settings *a, const Settings *b, char *buf, size_t n)
+{
+#define CMP_I(f, name)                                                                             \
+    if (a->f != b->f) {                                                                            \
+        snprintf(buf, n, "%s %lld, now %lld", name, (long long)a->f, (long long)b->f);             \
+        return true;                                                                               \
+    }
+#define CMP_D(f, name)                                                                             \
+    if (a->f != b->f) {                                                                            \
+        snprintf(buf, n, "%s %g, now %g", name, a->f, b->f);                                       \
+        return true;                                                                               \
+    }
+    CMP_I(hidden, "--hidden")
+    CMP_I(epochs, "--epochs")
+    CMP_I(batch, "--batch")
+    CMP_I(epoch_size, "--epoch-size")
+    CMP_D(lr, "--lr")
+    CMP_D(lr_end, "--lr-end")
+    CMP_I(lr_step, "--lr-step")
+    CMP_D(lr_gamma, "--lr-gamma")
+    CMP_D(wd, "--wd")
+    CMP_D(wdl, "--wdl")
+    CMP_I(scale, "scale")
+    CMP_D(val, "--val")
+    CMP_I(seed, "--seed")
+    CMP_I(max_positions, "--max-positions")
+    CMP_I(train_n, "training positions")
+    CMP_I(val_n, "validation positions")
+    if (a->data_hash != b->data_hash) {
+        snprintf(buf, n, "the same number of positions, but other data");
+        return true;
+    }
+    return false;
+#undef CMP_I
+#undef CMP_D
+}
+
+static size_t ckpt_size(size_t nparams)
+{
+    return sizeof(Settings) + sizeof(State) + 3 * nparams * sizeof(float) + 4;
+}
+
+static bool ckpt_write(const char *path, const Settings *s, const State *st, const TrainOpt *o,
+                       char *err, size_t errlen)
+{
+    size_t n = o->net.n, size = ckpt_size(n);
+    uint8_t *buf = malloc(size), *p = buf;
+    if (!buf) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    memcpy(p, s, sizeof *s), p += sizeof *s;
+    memcpy(p, st, sizeof *st), p += sizeof *st;
+    memcpy(p, o->net.w, n * sizeof(float)), p += n * sizeof(float);
+    memcpy(p, o->m, n * sizeof(float)), p += n * sizeof(float);
+    memcpy(p, o->v, n * sizeof(float)), p += n * sizeof(float);
+    uint32_t sum = nnue_checksum(buf, (size_t)(p - buf));
+    memcpy(p, &sum, 4);
+    bool ok = train_write_file(path, buf, size, err, errlen);
+    free(buf);
+    return ok;
+}
+
+/* Reads a checkpoint into s, st and o (whose net has the size the current
+ * settings give); 0, or an exit status after a message. */
+static int ckpt_read(const char *path, const Settings *now, State *st, TrainOpt *o)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return bad("cannot read %s: %s", path, strerror(errno));
+    size_t n = o->net.n, size = ckpt_size(n);
+    uint8_t *buf = malloc(size + 1);
+    size_t got = buf ? fread(buf, 1, size + 1, f) : 0;
+    fclose(f);
+    if (!buf)
+        return bad("out of memory");
+    Settings s;
+    char why[256];
+    int status = 0;
+    if (got >= sizeof s)
+        memcpy(&s, buf, sizeof s);
+    if (got < sizeof s || memcmp(s.magic, CkptMagic, sizeof s.magic) != 0)
+        status = bad("%s is not a rokade-train checkpoint", path);
+    else if (settings_differ(&s, now, why, sizeof why))
+        status = bad("%s comes from a run with other settings (%s): use the same command, "
+                     "or another --out directory",
+                     path, why);
+    else if (got != size)
+        status = bad("%s has %zu bytes, not %zu: damaged", path, got, size);
+    else {
+        uint32_t sum;
+        memcpy(&sum, buf + size - 4, 4);
+        if (sum != nnue_checksum(buf, size - 4))
+            status = bad("%s: the checksum does not match: damaged", path);
+    }
+    if (!status) {
+        const uint8_t *p = buf + sizeof s;
+        memcpy(st, p, sizeof *st), p += sizeof *st;
+        memcpy(o->net.w, p, n * sizeof(float)), p += n * sizeof(float);
+        memcpy(o->m, p, n * sizeof(float)), p += n * sizeof(float);
+        memcpy(o->v, p, n * sizeof(float));
+        o->step = st->step;
+    }
+    free(buf);
+    return status;
+}
+
+/* ---- The program: training ---------------------------------------------- */
+
+static double learning_rate(const Options *o, int epoch, uint64_t step, uint64_t total)
+{
+    if (o->lr_step) {
+        int drops = (epoch - 1) / o->lr_step;
+        return o->lr * pow(o->lr_gamma, drops);
+    }
+    if (total <= 1)
+        return o->lr;
+    double t = (double)step / (double)(total - 1);
+    return o->lr_end + 0.5 * (o->lr - o->lr_end) * (1 + cos(3.14159265358979323846 * t));
+}
+
+typedef struct {
+    Options opt;
+    PosSet train, val;
+    TrainOpt net;
+    uint32_t *perm;
+    const TrainPos **batch;
+} Run;
+
+static void run_free(Run *r)
+{
+    free(r->train.pos);
+    free(r->val.pos);
+    train_opt_free(&r->net);
+    free(r->perm);
+    free(r->batch);
+}
+
+static int train_run(Run *r, double t_start)
+{
+    Options *o = &r->opt;
+    char path[4096], err[4400];
+    if (!o->out || (mkdir(o->out, 0777) != 0 && errno != EEXIST))
+        return bad("cannot make the directory %s: %s", o->out, strerror(errno));
+
+    /* 1. The data: training and validation positions, by game. */
+    int status = load_data(o, &r->train, &r->val);
+    if (status)
+        return status;
+    if (!r->train.n)
+        return bad("no training position in %s", o->data);
+    printf("training: %zu positions of %zu games; validation: %zu positions of %zu games "
+           "(%.0f MB)\n",
+           r->train.n, r->train.games, r->val.n, r->val.games,
+           (double)(r->train.n + r->val.n) * sizeof(TrainPos) / 1e6);
+
+    /* 2. The scale, then the targets. */
+    int scale = o->scale;
+    if (!scale) {
+        double e, s = train_fit_scale(r->train.pos, r->train.n, &e);
+        scale = (int)lround(s);
+        scale = scale < 1 ? 1 : scale > 10000 ? 10000 : scale;
+        printf("scale %d (fitted: %.2f, mean squared error of sigmoid(score / S) against the "
+               "result %.6f)\n",
+               scale, s, e);
+    } else
+        printf("scale %d (given)\n", scale);
+    for (size_t i = 0; i < r->train.n; i++)
+        r->train.pos[i].target = train_target(&r->train.pos[i], scale, o->wdl);
+    for (size_t i = 0; i < r->val.n; i++)
+        r->val.pos[i].target = train_target(&r->val.pos[i], scale, o->wdl);
+
+    /* 3. The network, from the checkpoint if there is one. */
+    Settings settings;
+    settings_make(&settings, o, scale, &r->train, &r->val);
+    if (!train_opt_init(&r->net, o->hidden, o->threads, o->seed))
+        return bad("out of memory");
+    State st = {0};
+    snprintf(path, sizeof path, "%s/checkpoint.bin", o->out);
+    if (access(path, F_OK) == 0) {
+        if ((status = ckpt_read(path, &settings, &st, &r->net)) != 0)
+            return status;
+        printf("resuming from %s after epoch %u of %d\n", path, st.epoch, o->epochs);
+    }
+
+    size_t n = r->train.n;
+    if (n == 0)
+        return 2;
+    uint64_t esize = o->epoch_size ? (uint64_t)o->epoch_size : n;
+    uint64_t batch = (uint64_t)o->batch < esize ? (uint64_t)o->batch : esize;
+    uint64_t steps = (esize + batch - 1) / batch, total = steps * (uint64_t)o->epochs;
+    r->perm = malloc(n * sizeof *r->perm);
+    r->batch = calloc(batch, sizeof(const TrainPos *));
+    if (!r->perm || !r->batch)
+        return bad("out of memory");
+    printf("hidden %d, epochs %d of %llu positions, batch %llu (%llu steps each), lr %g -> %g "
+           "(%s), wd %g, wdl %g, threads %d, seed %llu, simd %s\n",
+           o->hidden, o->epochs, (unsigned long long)esize, (unsigned long long)batch,
+           (unsigned long long)steps, o->lr,
+           learning_rate(o, o->epochs, total ? total - 1 : 0, total),
+           o->lr_step ? "step" : "cosine", o->wd, o->wdl, o->threads, (unsigned long long)o->seed,
+           train_simd_name());
+    if (st.epoch == 0)
+        printf("epoch 0  validation %.6f\n",
+               train_net_loss(&r->net.net, r->val.pos, r->val.n, o->threads));
+    fflush(stdout);
+
+    /* 4. The epochs: each a slice of the endless shuffled stream of passes
+     * over the training set. */
+    uint64_t pass = UINT64_MAX;
+    for (int epoch = (int)st.epoch + 1; epoch <= o->epochs; epoch++) {
+        double t0 = now_seconds(), c0 = clock_seconds(CLOCK_PROCESS_CPUTIME_ID), loss = 0, lr = 0;
+        for (uint64_t k = 0, left = esize; k < steps; k++) {
+            size_t nb = (size_t)(left < batch ? left : batch);
+            for (size_t i = 0; i < nb; i++, st.stream++) {
+                if (st.stream / n != pass)
+                    pass = st.stream / n, make_perm(r->perm, n, o->seed, pass);
+                r->batch[i] = &r->train.pos[r->perm[st.stream % n]];
+            }
+            lr = learning_rate(o, epoch, st.step, total);
+            loss += train_opt_step(&r->net, r->batch, nb, lr, o->wd);
+            st.step = r->net.step;
+            left -= nb;
+        }
+        double dt = now_seconds() - t0, dc = clock_seconds(CLOCK_PROCESS_CPUTIME_ID) - c0;
+        double vloss = train_net_loss(&r->net.net, r->val.pos, r->val.n, o->threads);
+        st.epoch = (uint32_t)epoch;
+        /* Positions per second of wall time and per second of CPU time (one
+         * core's share, whatever else the machine runs). */
+        printf("epoch %d/%d  train %.6f  validation %.6f  lr %.3g  pos/s %.0f (per cpu-second "
+               "%.0f)  elapsed %.1f s\n",
+               epoch, o->epochs, loss / (double)esize, vloss, lr, (double)esize / dt,
+               (double)esize / dc, now_seconds() - t_start);
+        snprintf(path, sizeof path, "%s/net-epoch%d.nnue", o->out, epoch);
+        if (!train_net_write(&r->net.net, scale, path, err, sizeof err))
+            return fprintf(stderr, "rokade-train: %s\n", err), 1;
+        snprintf(path, sizeof path, "%s/checkpoint.bin", o->out);
+        if (!ckpt_write(path, &settings, &st, &r->net, err, sizeof err))
+            return fprintf(stderr, "rokade-train: %s\n", err), 1;
+        fflush(stdout);
+        if (epoch == o->stop_after && epoch < o->epochs) {
+            printf("stopped after epoch %d (--stop-after); the same command goes on\n", epoch);
+            return 0;
+        }
+    }
+
+    /* 5. The final net. */
+    snprintf(path, sizeof path, "%s/final.nnue", o->out);
+    if (!train_net_write(&r->net.net, scale, path, err, sizeof err))
+        return fprintf(stderr, "rokade-train: %s\n", err), 1;
+    printf("wrote %s (hidden %d, scale %d), %.1f s\n", path, o->hidden, scale,
+           now_seconds() - t_start);
+    return 0;
+}
+
+int train_main(int argc, char **argv)
+{
+    double t_start = now_seconds();
+    Run r;
+    memset(&r, 0, sizeof r);
+    int status = parse_options(argc, argv, &r.opt);
+    if (status)
+        return status < 0 ? 0 : status;
+    movegen_init();
+    status = train_run(&r, t_start);
+    run_free(&r);
+    fflush(stdout);
+    return status;
+}

@@ -1,0 +1,504 @@
+/* The network's trainer (eval/train.c, rokade-train): the gradient against
+ * central differences on a tiny net, the float forward pass against a plain
+ * double-precision one written here, a few hundred steps on
+ * tests/data/train_sample.vf (the first 297 games of gen1) lowering the
+ * loss, the written file read back by a loader written here from
+ * eval/nnue_format.h alone (size, header, checksum, bounds) and its integer
+ * output against the float one, resume after a cut-off run giving the same
+ * bytes as an uninterrupted one, a checkpoint of other settings refused, and
+ * bad options exiting 2 (in process, and through ROKADE_TRAIN, default
+ * ./rokade-train). */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "../eval/nnue_format.h"
+#include "../eval/train.h"
+#include "../movegen/viriformat.h"
+
+static const char *const Sample = "tests/data/train_sample.vf";
+
+static char Dir[] = "/tmp/rokade-train-test-XXXXXX";
+
+static void setup(void)
+{
+    cr_assert(mkdtemp(Dir), "cannot make a temporary directory");
+    movegen_init();
+}
+
+static void teardown(void)
+{
+    char cmd[128];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", Dir);
+    if (system(cmd) != 0)
+        cr_log_warn("could not remove %s", Dir);
+}
+
+TestSuite(train, .init = setup, .fini = teardown, .timeout = 60);
+
+/* Up to max positions of the sample (default filter), targets for scale
+ * 100 and wdl 0.3. */
+static TrainPos *load_sample(size_t max, size_t *n)
+{
+    char err[256];
+    VfReader *r = vf_open(Sample, err, sizeof err);
+    cr_assert(r, "%s", err);
+    TrainPos *pos = malloc(max * sizeof *pos);
+    cr_assert(pos);
+    VfFilter f = vf_filter_default();
+    *n = 0;
+    int st;
+    while (*n < max && (st = vf_next_game(r, err, sizeof err)) != VF_END) {
+        cr_assert(st == VF_GAME, "%s", err);
+        VfPosition p;
+        while (*n < max && vf_next_position(r, &f, &p))
+            if (train_pos_make(p.pos, p.score, p.result, &pos[*n])) {
+                pos[*n].target = train_target(&pos[*n], 100, 0.3);
+                (*n)++;
+            }
+    }
+    vf_close(r);
+    return pos;
+}
+
+/* The network's output in double precision, straight from the definition in
+ * eval/nnue_format.h, with the features from the position's pieces. */
+static double reference_eval(const TrainNet *net, const TrainPos *p)
+{
+    const size_t h = (size_t)net->hidden;
+    const float *ftw = net->w, *ftb = net->w + NNUE_INPUTS * h, *ow = ftb + h;
+    double y = ow[2 * h];
+    int us = p->stm;
+    for (int k = 0; k < 2; k++) {
+        int persp = k == 0 ? us : !us, feat[32], nf = 0;
+        for (int sq = 0; sq < 64; sq++)
+            if (p->occ >> sq & 1) {
+                int piece = p->pieces[nf / 2] >> (4 * (nf & 1)) & 15;
+                feat[nf++] = nnue_feature(persp, piece, sq);
+            }
+        for (size_t i = 0; i < h; i++) {
+            double a = ftb[i];
+            for (int j = 0; j < nf; j++)
+                a += ftw[(size_t)feat[j] * h + i];
+            double c = a < 0 ? 0 : a > 1 ? 1 : a;
+            y += c * c * ow[k * h + i];
+        }
+    }
+    return y;
+}
+
+Test(train, features_and_target)
+{
+    Position pos;
+    char err[128];
+    cr_assert(pos_set_fen(&pos, "4k3/8/8/8/8/8/3P4/4K3 b - - 0 1", false, err, sizeof err));
+    TrainPos p;
+    cr_assert(train_pos_make(&pos, 50, 0, &p));
+    uint16_t stm[32], nstm[32];
+    cr_assert_eq(train_pos_features(&p, stm, nstm), 3);
+    /* In square order e1, d2, e8; Black to move, so the side to move's
+     * perspective sees Black's pieces as its own and the board mirrored. */
+    cr_assert_eq(stm[0], 384 + 5 * 64 + (SQ_E1 ^ 56));
+    cr_assert_eq(stm[1], 384 + 0 * 64 + (SQ_D2 ^ 56));
+    cr_assert_eq(stm[2], 5 * 64 + (SQ_E8 ^ 56));
+    cr_assert_eq(nstm[0], 5 * 64 + SQ_E1);
+    cr_assert_eq(nstm[1], 0 * 64 + SQ_D2);
+    cr_assert_eq(nstm[2], 384 + 5 * 64 + SQ_E8);
+    cr_assert_float_eq(train_target(&p, 100, 0.25), 0.75 / (1 + exp(-0.5)), 1e-6);
+}
+
+Test(train, forward_matches_reference)
+{
+    size_t n;
+    TrainPos *pos = load_sample(500, &n);
+    TrainNet net;
+    cr_assert(train_net_init(&net, 48, 7));
+    for (size_t i = 0; i < n; i++) {
+        double y = train_net_eval(&net, &pos[i]), r = reference_eval(&net, &pos[i]);
+        cr_assert(fabs(y - r) < 1e-4, "position %zu: %f (%s) against %f", i, y, train_simd_name(),
+                  r);
+    }
+    train_net_free(&net);
+    free(pos);
+}
+
+static double loss_sum(const TrainNet *net, const TrainPos *pos, size_t n)
+{
+    double s = 0;
+    for (size_t i = 0; i < n; i++) {
+        double e = 1 / (1 + exp(-reference_eval(net, &pos[i]))) - pos[i].target;
+        s += e * e;
+    }
+    return s;
+}
+
+/* Every parameter of a 16-wide net that the positions use (and the first
+ * rows they do not use), against central differences of the
+ * double-precision loss; a parameter whose one-sided differences disagree
+ * sits on a kink of SCReLU and is skipped. */
+Test(train, gradient_check)
+{
+    size_t n;
+    TrainPos *pos = load_sample(6, &n);
+    cr_assert_eq(n, 6);
+    TrainNet net;
+    cr_assert(train_net_init(&net, 16, 3));
+    const TrainPos *ptrs[6];
+    for (size_t i = 0; i < n; i++)
+        ptrs[i] = &pos[i];
+    float *grad = aligned_alloc(64, net.n * sizeof *grad); /* the SIMD code's alignment */
+    cr_assert(grad);
+    memset(grad, 0, net.n * sizeof *grad);
+    train_net_grad(&net, ptrs, n, grad);
+
+    const float eps = 1e-3f;
+    int checked = 0, kinks = 0;
+    double l0 = loss_sum(&net, pos, n);
+    bool used[NNUE_INPUTS] = {false};
+    for (size_t k = 0; k < n; k++) {
+        uint16_t f[2][32];
+        int nf = train_pos_features(&pos[k], f[0], f[1]);
+        for (int j = 0; j < nf; j++)
+            used[f[0][j]] = used[f[1][j]] = true;
+    }
+    for (size_t i = 0; i < net.n; i++) {
+        size_t row = i / 16;
+        if (row < NNUE_INPUTS && !used[row] && row > 2)
+            continue;
+        float w = net.w[i];
+        net.w[i] = w + eps;
+        double lp = loss_sum(&net, pos, n);
+        net.w[i] = w - eps;
+        double lm = loss_sum(&net, pos, n);
+        net.w[i] = w;
+        double num = (lp - lm) / (2.0 * (double)eps);
+        if (lp == l0 && lm == l0) {
+            cr_assert_eq(grad[i], 0, "parameter %zu: gradient %g, not used", i, grad[i]);
+            continue;
+        }
+        double fwd = (lp - l0) / eps, back = (l0 - lm) / eps;
+        if (fabs(fwd - back) > 1e-3 + 0.1 * fabs(num)) {
+            kinks++;
+            continue;
+        }
+        checked++;
+        cr_assert(fabs(grad[i] - num) <= 1e-5 + 1e-2 * fabs(num),
+                  "parameter %zu: gradient %.8f, central difference %.8f", i, grad[i], num);
+    }
+    cr_assert(checked > 500 && kinks < checked / 20, "checked %d, kinks %d", checked, kinks);
+    free(grad);
+    train_net_free(&net);
+    free(pos);
+}
+
+static double mean_loss(const TrainNet *net, const TrainPos *pos, size_t n)
+{
+    return train_net_loss(net, pos, n, 2);
+}
+
+/* 300 steps of 512 on the sample: the loss goes down by a quarter, two
+ * threads give what one gives, and the clip holds. */
+Test(train, steps_lower_the_loss)
+{
+    size_t n;
+    TrainPos *pos = load_sample(30000, &n);
+    cr_assert(n > 20000);
+    TrainOpt o1, o2;
+    cr_assert(train_opt_init(&o1, 32, 1, 5));
+    cr_assert(train_opt_init(&o2, 32, 2, 5));
+    double before = mean_loss(&o1.net, pos, n);
+    const TrainPos *batch[512];
+    uint64_t s = 1;
+    for (int step = 0; step < 300; step++) {
+        for (int i = 0; i < 512; i++) {
+            s = s * 6364136223846793005ull + 1442695040888963407ull;
+            batch[i] = &pos[(s >> 33) % n];
+        }
+        train_opt_step(&o1, batch, 512, 0.003, 0.01);
+        train_opt_step(&o2, batch, 512, 0.003, 0.01);
+    }
+    double after = mean_loss(&o1.net, pos, n), after2 = mean_loss(&o2.net, pos, n);
+    cr_assert(after < 0.75 * before, "loss %.6f -> %.6f", before, after);
+    cr_assert(fabs(after - after2) < 1e-4, "one thread %.6f, two %.6f", after, after2);
+    size_t clipped = (size_t)(NNUE_INPUTS + 3) * 32;
+    for (size_t i = 0; i < clipped; i++)
+        cr_assert(fabsf(o1.net.w[i]) <= TRAIN_CLIP, "parameter %zu: %f", i, o1.net.w[i]);
+    train_opt_free(&o1);
+    train_opt_free(&o2);
+    free(pos);
+}
+
+/* ---- A loader written from eval/nnue_format.h ---------------------------- */
+
+typedef struct {
+    int hidden, scale;
+    int16_t *ftw, *ftb, *ow;
+    int32_t ob;
+} QNet;
+
+static uint32_t get_u32(const uint8_t *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static int16_t get_i16(const uint8_t *p) { return (int16_t)(uint16_t)(p[0] | p[1] << 8); }
+
+/* Reads a net file; NULL with the reason in why. */
+static const char *qnet_load(const char *path, QNet *q)
+{
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return "cannot open";
+    static uint8_t buf[4 << 20];
+    size_t n = fread(buf, 1, sizeof buf, f);
+    fclose(f);
+    if (n < NNUE_HEADER_SIZE || memcmp(buf, "RKNN", 4) != 0)
+        return "no magic";
+    if (get_u32(buf + 4) != NNUE_VERSION || get_u32(buf + 8) != NNUE_INPUTS)
+        return "version or inputs";
+    q->hidden = (int)get_u32(buf + 12);
+    if (get_u32(buf + 16) != NNUE_QA || get_u32(buf + 20) != NNUE_QB)
+        return "qa or qb";
+    q->scale = (int32_t)get_u32(buf + 24);
+    if (q->scale < 1 || q->scale > 10000 || get_u32(buf + 28) != 0)
+        return "scale or reserved";
+    if (n != nnue_file_size((size_t)q->hidden))
+        return "size";
+    if (get_u32(buf + n - 4) != nnue_checksum(buf, n - 4))
+        return "checksum";
+    size_t h = (size_t)q->hidden;
+    q->ftw = malloc(NNUE_INPUTS * h * 2);
+    q->ftb = malloc(h * 2);
+    q->ow = malloc(4 * h);
+    const uint8_t *p = buf + NNUE_HEADER_SIZE;
+    for (size_t i = 0; i < NNUE_INPUTS * h; i++, p += 2)
+        q->ftw[i] = get_i16(p);
+    for (size_t i = 0; i < h; i++, p += 2)
+        q->ftb[i] = get_i16(p);
+    for (size_t i = 0; i < 2 * h; i++, p += 2)
+        q->ow[i] = get_i16(p);
+    q->ob = (int32_t)get_u32(p);
+    return NULL;
+}
+
+static void qnet_free(QNet *q)
+{
+    free(q->ftw);
+    free(q->ftb);
+    free(q->ow);
+}
+
+/* The integer output (y * QA * QB) as the format defines it, checking the
+ * bounds it promises: accumulators and c * w within int16. */
+static long long qnet_output(const QNet *q, const TrainPos *p)
+{
+    uint16_t f[2][32];
+    int nf = train_pos_features(p, f[0], f[1]);
+    long long sum = 0;
+    for (int k = 0; k < 2; k++)
+        for (int i = 0; i < q->hidden; i++) {
+            int a = q->ftb[i];
+            for (int j = 0; j < nf; j++)
+                a += q->ftw[f[k][j] * q->hidden + i];
+            cr_assert(a >= INT16_MIN && a <= INT16_MAX);
+            int c = a < 0 ? 0 : a > NNUE_QA ? NNUE_QA : a, w = q->ow[k * q->hidden + i];
+            cr_assert(c * w >= INT16_MIN && c * w <= INT16_MAX);
+            sum += (long long)(c * w) * c;
+        }
+    return sum / NNUE_QA + q->ob;
+}
+
+/* A trained net (some weights pushed to the clip too) written, read back
+ * and evaluated in integers: within 15 cp of the float net on every
+ * position and 3 cp on average at scale 150, i.e. 0.1 and 0.02 logits (the
+ * rounding of the output weights to 1/64 dominates; measured 10.6 and 2.2). */
+Test(train, quantized_file_agrees)
+{
+    size_t n;
+    TrainPos *pos = load_sample(30000, &n);
+    cr_assert(n > 20000);
+    TrainOpt o;
+    cr_assert(train_opt_init(&o, 64, 2, 9));
+    const TrainPos *batch[1024];
+    for (int step = 0; step < 60; step++) {
+        for (int i = 0; i < 1024; i++)
+            batch[i] = &pos[((size_t)step * 1024 + (size_t)i) * 7919 % n];
+        train_opt_step(&o, batch, 1024, 0.003, 0.01);
+    }
+    /* Some weights at the clip, as long training leaves them. */
+    for (size_t i = 0; i < o.net.n; i += 97)
+        o.net.w[i] *= 40;
+    train_net_clip(&o.net);
+
+    char path[256], err[256];
+    snprintf(path, sizeof path, "%s/q.nnue", Dir);
+    cr_assert(train_net_write(&o.net, 150, path, err, sizeof err), "%s", err);
+    QNet q;
+    const char *why = qnet_load(path, &q);
+    cr_assert(!why, "%s: %s", path, why);
+    cr_assert_eq(q.hidden, 64);
+    cr_assert_eq(q.scale, 150);
+    for (int i = 0; i < 2 * q.hidden; i++)
+        cr_assert(abs(q.ow[i]) <= NNUE_WEIGHT_LIMIT);
+    double sum = 0, worst = 0, count = 0;
+    for (size_t i = 0; i < n; i += 7, count++) {
+        double fl = train_net_eval(&o.net, &pos[i]) * 150.0;
+        double in = (double)qnet_output(&q, &pos[i]) * 150.0 / (NNUE_QA * NNUE_QB);
+        double d = fabs(fl - in);
+        sum += d, worst = d > worst ? d : worst;
+    }
+    double mean = sum / count;
+    cr_assert(worst < 15 && mean < 3, "float against integer: mean %.3f cp, worst %.3f cp", mean,
+              worst);
+    cr_log_info("float against integer: mean %.3f cp, worst %.3f cp", mean, worst);
+    qnet_free(&q);
+
+    /* One byte changed: the checksum no longer matches. */
+    FILE *f = fopen(path, "r+b");
+    cr_assert(f);
+    fseek(f, 1000, SEEK_SET);
+    fputc(0x55, f);
+    fclose(f);
+    why = qnet_load(path, &q);
+    cr_assert(why && !strcmp(why, "checksum"), "a damaged file read as %s", why ? why : "good");
+    train_opt_free(&o);
+    free(pos);
+}
+
+/* ---- The program ---------------------------------------------------------- */
+
+/* Runs train_main with the words of args (stdout and stderr to files in
+ * Dir); returns its exit status. */
+static int run(const char *args)
+{
+    char buf[1024], *argv[64], *save = NULL;
+    snprintf(buf, sizeof buf, "%s", args);
+    int argc = 0;
+    argv[argc++] = (char *)"rokade-train";
+    for (char *w = strtok_r(buf, " ", &save); w && argc < 63; w = strtok_r(NULL, " ", &save))
+        argv[argc++] = w;
+    argv[argc] = NULL;
+    char out[256], errp[256];
+    snprintf(out, sizeof out, "%s/stdout", Dir);
+    snprintf(errp, sizeof errp, "%s/stderr", Dir);
+    fflush(stdout);
+    fflush(stderr);
+    cr_assert(freopen(out, "w", stdout) && freopen(errp, "w", stderr));
+    int st = train_main(argc, argv);
+    fflush(stdout);
+    fflush(stderr);
+    return st;
+}
+
+static void read_file(const char *name, char *buf, size_t n)
+{
+    char path[256];
+    snprintf(path, sizeof path, "%s/%s", Dir, name);
+    FILE *f = fopen(path, "rb");
+    cr_assert(f, "cannot open %s", path);
+    size_t len = fread(buf, 1, n - 1, f);
+    buf[len] = '\0';
+    fclose(f);
+}
+
+static bool same_file(const char *a, const char *b)
+{
+    static char x[1 << 22], y[1 << 22];
+    FILE *f = fopen(a, "rb"), *g = fopen(b, "rb");
+    cr_assert(f && g, "cannot open %s or %s", a, b);
+    size_t n = fread(x, 1, sizeof x, f), m = fread(y, 1, sizeof y, g);
+    fclose(f);
+    fclose(g);
+    return n == m && n > 0 && !memcmp(x, y, n);
+}
+
+#define COMMON "--data tests/data/train_sample.vf --hidden 32 --epochs 3 --batch 2048 --seed 4"
+
+Test(train, resume_gives_the_same_net)
+{
+    char args[512], a[256], b[256], text[8192];
+    snprintf(args, sizeof args, COMMON " --out %s/a", Dir);
+    cr_assert_eq(run(args), 0);
+    snprintf(args, sizeof args, COMMON " --out %s/b --stop-after 1", Dir);
+    cr_assert_eq(run(args), 0);
+    snprintf(a, sizeof a, "%s/b/final.nnue", Dir);
+    cr_assert(access(a, F_OK) != 0, "a stopped run wrote final.nnue");
+    snprintf(args, sizeof args, COMMON " --out %s/b", Dir);
+    cr_assert_eq(run(args), 0);
+    read_file("stdout", text, sizeof text);
+    cr_assert(strstr(text, "resuming from") && strstr(text, "after epoch 1 of 3"), "%s", text);
+    cr_assert(!strstr(text, "epoch 1/3"), "an epoch was repeated:\n%s", text);
+    const char *files[] = {"final.nnue", "checkpoint.bin", "net-epoch1.nnue", "net-epoch3.nnue"};
+    for (int i = 0; i < 4; i++) {
+        snprintf(a, sizeof a, "%s/a/%s", Dir, files[i]);
+        snprintf(b, sizeof b, "%s/b/%s", Dir, files[i]);
+        cr_assert(same_file(a, b), "%s and %s differ", a, b);
+    }
+    /* The first run once more: nothing left to do but the final net. */
+    snprintf(args, sizeof args, COMMON " --out %s/a", Dir);
+    cr_assert_eq(run(args), 0);
+    read_file("stdout", text, sizeof text);
+    cr_assert(strstr(text, "after epoch 3 of 3") && !strstr(text, "epoch 3/3"), "%s", text);
+    /* Other settings are refused. */
+    snprintf(args, sizeof args, COMMON " --out %s/a --wdl 0.5", Dir);
+    cr_assert_eq(run(args), 2);
+    read_file("stderr", text, sizeof text);
+    cr_assert(strstr(text, "other settings (--wdl 0.3, now 0.5)"), "%s", text);
+    snprintf(args, sizeof args,
+             "--data tests/data/train_sample.vf --hidden 48 --epochs 3 --batch 2048 --seed 4 "
+             "--out %s/a",
+             Dir);
+    cr_assert_eq(run(args), 2);
+    read_file("stderr", text, sizeof text);
+    cr_assert(strstr(text, "--hidden 32, now 48"), "%s", text);
+}
+
+Test(train, bad_arguments)
+{
+    char args[512], text[4096];
+    const char *bad[] = {
+        "--data tests/data/train_sample.vf",
+        "--out /tmp/x",
+        "--data tests/data/train_sample.vf --out %s/o --hidden 100",
+        "--data tests/data/train_sample.vf --out %s/o --hidden 0",
+        "--data tests/data/train_sample.vf --out %s/o --lr abc",
+        "--data tests/data/train_sample.vf --out %s/o --wdl 1.5",
+        "--data tests/data/train_sample.vf --out %s/o --batch",
+        "--data tests/data/train_sample.vf --out %s/o --frobnicate 1",
+        "--data tests/data/train_sample.vf --out %s/o extra",
+        "--data tests/data/train_sample.vf --out %s/o --lr-step 2 --lr-end 0.0001",
+        "--data tests/data/train_sample.vf --out %s/o --lr 0.001 --lr-end 0.01",
+        "--data tests/data/train_sample.vf --out %s/o --scale 0",
+        "--data %s/missing.vf --out %s/o",
+        "--data tests/data/tune_sample.bin --out %s/o",
+    };
+    for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
+        snprintf(args, sizeof args, bad[i], Dir, Dir);
+        cr_assert_eq(run(args), 2, "exit status for `%s`", args);
+        read_file("stderr", text, sizeof text);
+        cr_assert(!strncmp(text, "rokade-train: ", 14) && strlen(text) > 24,
+                  "no message for `%s`: %s", args, text);
+    }
+    cr_assert_eq(run("--help"), 0);
+    read_file("stdout", text, sizeof text);
+    cr_assert(strstr(text, "usage: rokade-train"));
+}
+
+/* The program itself: --help exits 0, a bad option 2. */
+Test(train, program_exit_status)
+{
+    const char *t = getenv("ROKADE_TRAIN");
+    t = t && *t ? t : "./rokade-train";
+    cr_assert(access(t, X_OK) == 0, "%s is missing: build it with `make train`", t);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "%s --help >/dev/null", t);
+    int st = system(cmd);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 0, "%s", cmd);
+    snprintf(cmd, sizeof cmd, "%s --data x --out %s/o --epochs -1 2>/dev/null", t, Dir);
+    st = system(cmd);
+    cr_assert(WIFEXITED(st) && WEXITSTATUS(st) == 2, "%s", cmd);
+}
