@@ -136,7 +136,8 @@ lint:
 # the next tuning run). `make test` runs format-check first.
 CLANG_FORMAT ?= clang-format
 FORMAT_SRC := $(filter-out eval/weights.c,$(wildcard movegen/*.[ch] eval/*.[ch] search/*.[ch] \
-              perft/*.[ch] bench/*.[ch] engine/*.[ch] tests/*.[ch] tests/fuzz/*.[ch]))
+              perft/*.[ch] bench/*.[ch] engine/*.[ch] engine/web/*.[ch] tests/*.[ch] \
+              tests/fuzz/*.[ch]))
 
 format-check:
 	@command -v $(CLANG_FORMAT) >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
@@ -229,6 +230,7 @@ test: criterion
 	$(MAKE) -j2 test-tsan
 	$(MAKE) -j2 fuzz-run
 	$(MAKE) stress
+	$(MAKE) -j2 web-test
 
 # Random valid and invalid command sequences (tests/stress.py): the release
 # build and the ASan+UBSan build, fixed seeds so a failure can be replayed.
@@ -252,6 +254,9 @@ perft-quick: $(EXE)
 
 perft-speed: $(EXE)
 	sh bench/perft_speed.sh
+
+# Rokade in the browser: web, serve, web-test.
+include engine/web/web.mk
 
 clean:
 	rm -rf build rokade rokade-debug rokade-sanitize rokade-tsan rokade-tune rokade-tune-sanitize \
