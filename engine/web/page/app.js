@@ -242,6 +242,7 @@ function renderMoves() {
     const blackFirst = game.startFen.split(' ')[1] === 'b'
     const start = Number(game.startFen.split(' ')[5]) || 1
     list.start = start
+    list.dataset.plies = game.moves.length
     let li = null
     game.moves.forEach((m, i) => {
         const ply = i + (blackFirst ? 1 : 0)
