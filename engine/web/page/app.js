@@ -100,6 +100,7 @@ function newGame() {
     if (opponent === 'friend') human = 'w'
     over = null
     robotEval = null
+    engine.stop()
     engine.send('ucinewgame')
     engine.setOption('UCI_Chess960', settings.chess960)
     clock = TIME_CONTROLS[settings.time] ? new Clock(settings.time, renderClocks, flagFall) : null

@@ -7,8 +7,9 @@ const ELO_TABLE = [[1000, 3.0], [1200, 4.7], [1400, 7.2], [1500, 8.6], [1600, 9.
 export const ELO_MIN = 1000
 export const ELO_MAX = 2800
 
-/* About what Elo a Skill Level plays at (below strength 3 the scale is not
- * calibrated: it is extended with the slope of its first step). */
+/* About what Elo a Skill Level plays at (below strength 3, 1000 Elo, the
+ * scale is not calibrated: it is extended with the slope of its first step,
+ * and the page says only "below 1000"). */
 export function skillElo(skill) {
     const [e0, s0] = ELO_TABLE[0]
     if (skill <= s0) return Math.round(e0 - (s0 - skill) * (200 / 1.7))
@@ -33,6 +34,8 @@ export function strengthWords(elo) {
 export function describeLevel(mode, value) {
     const elo = mode === 'elo' ? value : skillElo(value)
     const full = mode === 'skill' ? value >= 20 : value >= 2400
-    const what = full ? 'full strength, about 2400 Elo or more' : `about ${elo} Elo: plays like ${strengthWords(elo)}`
+    const what = full ? 'full strength, about 2400 Elo or more'
+        : elo < ELO_MIN ? `below ${ELO_MIN} Elo: plays like ${strengthWords(elo)}`
+        : `about ${elo} Elo: plays like ${strengthWords(elo)}`
     return {elo, text: what, strength: mode === 'skill' ? value : Math.min(20, (elo - 700) / 85)}
 }
