@@ -122,7 +122,7 @@ fuzz-run: fuzz
 # are left to clang-tidy, as cppcheck cannot expand Criterion's macros).
 LINT_SRC := $(LIB_SRC) $(MAIN_SRC) $(TUNE_SRC) $(wildcard tests/*.c) $(wildcard tests/fuzz/*.c)
 CPPCHECK_FLAGS := --quiet --std=c11 --enable=style,warning,performance,portability \
-  --inline-suppr --error-exitcode=1 -D__GNUC__ -D__x86_64__
+  --inline-suppr --error-exitcode=1 -D__GNUC__ -D__x86_64__ -iengine/web/node_modules
 
 lint:
 	cppcheck $(CPPCHECK_FLAGS) movegen eval search perft bench engine tests/fuzz
