@@ -148,7 +148,7 @@ fuzz-run: fuzz
 # are left to clang-tidy, as cppcheck cannot expand Criterion's macros).
 LINT_SRC := $(LIB_SRC) $(MAIN_SRC) $(TUNE_SRC) $(TRAIN_SRC) $(TRAIN_MAIN_SRC) $(wildcard tests/*.c) $(wildcard tests/fuzz/*.c)
 CPPCHECK_FLAGS := --quiet --std=c11 --enable=style,warning,performance,portability \
-  --inline-suppr --error-exitcode=1 -D__GNUC__ -D__x86_64__
+  --inline-suppr --error-exitcode=1 -D__GNUC__ -D__x86_64__ -iengine/web/node_modules
 
 lint:
 	cppcheck $(CPPCHECK_FLAGS) movegen eval search perft bench engine tests/fuzz
@@ -162,7 +162,8 @@ lint:
 # the next tuning run). `make test` runs format-check first.
 CLANG_FORMAT ?= clang-format
 FORMAT_SRC := $(filter-out eval/weights.c,$(wildcard movegen/*.[ch] eval/*.[ch] search/*.[ch] \
-              perft/*.[ch] bench/*.[ch] engine/*.[ch] tests/*.[ch] tests/fuzz/*.[ch]))
+              perft/*.[ch] bench/*.[ch] engine/*.[ch] engine/web/*.[ch] tests/*.[ch] \
+              tests/fuzz/*.[ch]))
 
 format-check:
 	@command -v $(CLANG_FORMAT) >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
@@ -264,6 +265,7 @@ test: criterion
 	$(MAKE) -j2 test-tsan
 	$(MAKE) -j2 fuzz-run
 	$(MAKE) stress
+	$(MAKE) -j2 web-test
 
 # Random valid and invalid command sequences (tests/stress.py): the release
 # build and the ASan+UBSan build, fixed seeds so a failure can be replayed.
@@ -287,6 +289,9 @@ perft-quick: $(EXE)
 
 perft-speed: $(EXE)
 	sh bench/perft_speed.sh
+
+# Rokade in the browser: web, serve, web-test.
+include engine/web/web.mk
 
 clean:
 	rm -rf build rokade rokade-debug rokade-sanitize rokade-tsan rokade-tune rokade-tune-sanitize \

@@ -31,16 +31,33 @@
  * instance the loop drives. */
 static pthread_mutex_t OutLock = PTHREAD_MUTEX_INITIALIZER;
 static Engine Uci;
+static void (*Output)(const char *line); /* NULL: stdout */
+
+void uci_set_output(void (*out)(const char *line)) { Output = out; }
 
 void uci_print(const char *fmt, ...)
 {
     va_list ap;
     pthread_mutex_lock(&OutLock);
     va_start(ap, fmt);
-    vfprintf(stdout, fmt, ap);
+    if (Output) {
+        char small[512], *buf = small;
+        va_list again;
+        va_copy(again, ap);
+        int n = vsnprintf(small, sizeof small, fmt, ap);
+        if (n >= (int)sizeof small && (buf = malloc((size_t)n + 1)))
+            vsnprintf(buf, (size_t)n + 1, fmt, again);
+        va_end(again);
+        if (n >= 0 && buf)
+            Output(buf);
+        if (buf != small)
+            free(buf);
+    } else {
+        vfprintf(stdout, fmt, ap);
+        fputc('\n', stdout);
+        fflush(stdout);
+    }
     va_end(ap);
-    fputc('\n', stdout);
-    fflush(stdout);
     pthread_mutex_unlock(&OutLock);
 }
 

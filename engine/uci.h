@@ -8,6 +8,9 @@
 
 /* Prints one whole line to stdout (thread-safe, flushed). */
 void uci_print(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* Sends uci_print's lines (without the newline) to out instead of stdout;
+ * the browser's worker (engine/web/) sets it. Called under the output lock. */
+void uci_set_output(void (*out)(const char *line));
 
 void uci_init(void);
 /* Handles one input line; returns false after `quit`. */

@@ -24,6 +24,38 @@ int64_t search_elapsed(const Search *s) { return now_ms() - atomic_load(&s->star
 /* ------------------------------------------------------------------------ */
 /* The pool                                                                 */
 
+/* Thread t's part of the search that start_gen announced, with s->lock held
+ * (and held again on return): the search, then for the main thread the wait
+ * for `stop` or `ponderhit` in ponder or infinite mode, the helpers' end and
+ * the report. */
+static void thread_search(SearchThread *t)
+{
+    Search *s = t->s;
+    pthread_mutex_unlock(&s->lock);
+    if (t->root_count > 0)
+        search_thread_run(t);
+    pthread_mutex_lock(&s->lock);
+    if (t->id != 0) {
+        s->busy--;
+        pthread_cond_broadcast(&s->cond);
+        return;
+    }
+#ifndef SEARCH_INLINE
+    while (!s->user_stopped && !s->exiting && (atomic_load(&s->pondering) || s->limits.infinite))
+        pthread_cond_wait(&s->cond, &s->lock);
+#endif
+    atomic_store(&s->stop, true);
+    while (s->busy > 1)
+        pthread_cond_wait(&s->cond, &s->lock);
+    pthread_mutex_unlock(&s->lock);
+    search_report_result(s);
+    pthread_mutex_lock(&s->lock);
+    s->busy = 0;
+    s->active = false;
+    pthread_cond_broadcast(&s->cond);
+}
+
+#ifndef SEARCH_INLINE
 static void *thread_main(void *arg)
 {
     SearchThread *t = arg;
@@ -36,36 +68,12 @@ static void *thread_main(void *arg)
         if (s->exiting)
             break;
         seen = s->start_gen;
-        pthread_mutex_unlock(&s->lock);
-
-        if (t->root_count > 0)
-            search_thread_run(t);
-
-        pthread_mutex_lock(&s->lock);
-        if (t->id != 0) {
-            s->busy--;
-            pthread_cond_broadcast(&s->cond);
-            continue;
-        }
-        /* The main thread: in ponder or infinite mode the move waits for
-         * `stop` or `ponderhit`; then the helpers stop and the result is
-         * reported. */
-        while (!s->user_stopped && !s->exiting
-               && (atomic_load(&s->pondering) || s->limits.infinite))
-            pthread_cond_wait(&s->cond, &s->lock);
-        atomic_store(&s->stop, true);
-        while (s->busy > 1)
-            pthread_cond_wait(&s->cond, &s->lock);
-        pthread_mutex_unlock(&s->lock);
-        search_report_result(s);
-        pthread_mutex_lock(&s->lock);
-        s->busy = 0;
-        s->active = false;
-        pthread_cond_broadcast(&s->cond);
+        thread_search(t);
     }
     pthread_mutex_unlock(&s->lock);
     return NULL;
 }
+#endif
 
 static void destroy_threads(Search *s)
 {
@@ -74,7 +82,9 @@ static void destroy_threads(Search *s)
     pthread_cond_broadcast(&s->cond);
     pthread_mutex_unlock(&s->lock);
     for (int i = 0; i < s->thread_count; i++) {
+#ifndef SEARCH_INLINE
         pthread_join(s->threads[i]->tid, NULL);
+#endif
         free(s->threads[i]);
     }
     free(s->threads);
@@ -89,6 +99,9 @@ static bool create_threads(Search *s, int n)
     s->threads = calloc((size_t)n, sizeof(SearchThread *));
     if (!s->threads)
         return false;
+#ifdef SEARCH_INLINE
+    n = 1; /* the caller is the one searcher */
+#endif
     for (int i = 0; i < n; i++) {
         SearchThread *t = NULL;
         if (posix_memalign((void **)&t, 64, sizeof *t) != 0 || !t)
@@ -96,10 +109,12 @@ static bool create_threads(Search *s, int n)
         memset(t, 0, sizeof *t);
         t->s = s;
         t->id = i;
+#ifndef SEARCH_INLINE
         if (pthread_create(&t->tid, NULL, thread_main, t) != 0) {
             free(t);
             return false;
         }
+#endif
         s->threads[s->thread_count++] = t;
     }
     return true;
@@ -245,6 +260,15 @@ void search_start(Search *s, const Position *root, const SearchLimits *limits)
     }
     s->endless = s->limits.infinite
                  || (!s->limits.depth && !s->limits.nodes && !s->limits.mate && !s->tm.limits.soft);
+#ifdef SEARCH_INLINE
+    /* Nothing could stop an endless search that runs in the caller. */
+    if (s->endless) {
+        s->limits.infinite = s->limits.ponder = false;
+        s->limits.clock.movetime = SEARCH_INLINE_MS;
+        tm_init(&s->tm, &s->limits.clock, root->side);
+        s->endless = false;
+    }
+#endif
     /* Static evals in the table carry the noise of the level that stored
      * them: a new level or seed starts from an empty table. */
     double strength = s->lv.active ? s->lv.strength : LEVEL_FULL;
@@ -294,7 +318,11 @@ void search_start(Search *s, const Position *root, const SearchLimits *limits)
     s->busy = s->thread_count;
     s->active = true;
     s->start_gen++;
+#ifdef SEARCH_INLINE
+    thread_search(s->threads[0]);
+#else
     pthread_cond_broadcast(&s->cond);
+#endif
     pthread_mutex_unlock(&s->lock);
 }
 

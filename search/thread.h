@@ -19,6 +19,14 @@
 #include "timeman.h"
 #include "tt.h"
 
+/* A build without threads (the browser's single-threaded WebAssembly): the
+ * one searcher is the caller, inside search_start, and a search that only
+ * `stop` could end is limited to SEARCH_INLINE_MS instead. */
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+#define SEARCH_INLINE
+enum { SEARCH_INLINE_MS = 10000 };
+#endif
+
 /* What the search keeps per ply. */
 typedef struct {
     ContHist *cont; /* continuation-history slot of the move made at this ply */

@@ -1,0 +1,424 @@
+/* Rokade in the browser: the board, the game flow against the robot or a
+ * friend, the clocks, the endings and the controls. The rules are Rokade's
+ * (game.js), the robot is Rokade in a worker (engine.js). */
+import {Chessboard, COLOR, INPUT_EVENT_TYPE} from './vendor/cm-chessboard/src/Chessboard.js'
+import {Markers, MARKER_TYPE} from './vendor/cm-chessboard/src/extensions/markers/Markers.js'
+import {PromotionDialog, PROMOTION_DIALOG_RESULT_TYPE} from './vendor/cm-chessboard/src/extensions/promotion-dialog/PromotionDialog.js'
+import {Game, loadRules, START_FEN} from './game.js'
+import {Engine} from './engine.js'
+import {Clock, TIME_CONTROLS} from './clock.js'
+import {sounds} from './sound.js'
+import {gamePgn} from './pgn.js'
+import {LANGUAGES, localSan, ENDINGS} from './i18n.js'
+import {chess960Fen, randomChess960} from './chess960.js'
+import {describeLevel, ELO_MIN, ELO_MAX} from './levels.js'
+import {loadSettings, saveSettings} from './settings.js'
+
+const $ = (id) => document.getElementById(id)
+const other = (c) => (c === 'w' ? 'b' : 'w')
+const COLOR_NAME = {w: 'White', b: 'Black'}
+const ENDS_AT_ONCE = ['checkmate', 'stalemate', 'dead', 'fivefold', 'seventyFive']
+const CLAIMS = ['threefold', 'fifty']
+
+const settings = loadSettings()
+let board, engine, game, clock = null
+let human = 'w' // the human's colour against the robot
+let opponent = 'robot' // of the game in progress
+let over = null // {kind, result} once the game has ended
+let token = 0 // bumped to forget the robot's search in flight
+let robotEval = null // the robot's last score, its own view: {score, mate}
+
+/* ---- settings form ---------------------------------------------------- */
+
+function showLevel() {
+    const elo = settings.levelMode === 'elo'
+    const input = $('level')
+    input.min = elo ? ELO_MIN : 0
+    input.max = elo ? ELO_MAX : 20
+    input.step = elo ? 50 : 1
+    input.value = elo ? settings.elo : settings.skill
+    $('level-value').value = input.value
+    $('level-text').textContent = describeLevel(settings.levelMode, Number(input.value)).text
+}
+
+function bindSettings() {
+    for (const [code, lang] of Object.entries(LANGUAGES))
+        $('lang').append(new Option(`${lang.name} (${lang.letters.split('').join(' ')})`, code))
+    $('opponent').value = settings.opponent
+    $('color').value = settings.color
+    $('level-mode').value = settings.levelMode
+    $('time').value = settings.time
+    $('chess960').checked = settings.chess960
+    $('lang').value = settings.lang
+    $('sound').checked = sounds.enabled = settings.sound
+    $('evalbar-on').checked = settings.evalBar
+    showLevel()
+    const changed = () => {
+        settings.opponent = $('opponent').value
+        settings.color = $('color').value
+        settings.levelMode = $('level-mode').value
+        settings.time = $('time').value
+        settings.chess960 = $('chess960').checked
+        settings.lang = $('lang').value
+        settings.sound = sounds.enabled = $('sound').checked
+        settings.evalBar = $('evalbar-on').checked
+        saveSettings(settings)
+        showLevel()
+        renderMoves()
+        renderEval()
+    }
+    $('settings').addEventListener('change', changed)
+    $('level').addEventListener('input', () => {
+        settings[settings.levelMode === 'elo' ? 'elo' : 'skill'] = Number($('level').value)
+        saveSettings(settings)
+        showLevel()
+    })
+    $('settings').addEventListener('submit', (e) => {
+        e.preventDefault()
+        newGame()
+    })
+}
+
+/* ---- the game --------------------------------------------------------- */
+
+const robotPlays = (color) => opponent === 'robot' && color !== human
+const humanToMove = () => !over && !robotPlays(game.turn)
+
+function newGame() {
+    token++
+    if (clock) clock.stop()
+    let fen = $('fen').value.trim()
+    if (!fen) fen = settings.chess960 ? chess960Fen(randomChess960()) : START_FEN
+    try {
+        game = new Game(fen, settings.chess960)
+    } catch (e) {
+        setStatus(`That start position is refused: ${e.message}`)
+        return
+    }
+    opponent = settings.opponent
+    human = settings.color === 'random' ? (Math.random() < 0.5 ? 'w' : 'b') : settings.color
+    if (opponent === 'friend') human = 'w'
+    over = null
+    robotEval = null
+    engine.stop()
+    engine.send('ucinewgame')
+    engine.setOption('UCI_Chess960', settings.chess960)
+    clock = TIME_CONTROLS[settings.time] ? new Clock(settings.time, renderClocks, flagFall) : null
+    board.setOrientation(human === 'w' ? COLOR.white : COLOR.black)
+    board.setPosition(game.fen, false)
+    $('pgn-box').open = false
+    afterMove()
+}
+
+/* Plays a legal move (UCI) of the side to move. */
+function playMove(uci) {
+    const mover = game.turn
+    const san = game.play(uci)
+    if (!san) return false
+    sounds.play(san.includes('+') || san.includes('#') ? 'check' : san.includes('x') ? 'capture' : 'move')
+    if (clock) clock.switch(mover)
+    board.setPosition(game.fen, true)
+    afterMove()
+    return true
+}
+
+/* After a move (or a new game, or a take-back): endings, the display, and
+ * the robot's turn. */
+function afterMove() {
+    if (!over && ENDS_AT_ONCE.includes(game.state)) end(game.state)
+    render()
+    if (!over && robotPlays(game.turn)) robotMove()
+    else if (!over && settings.evalBar && opponent === 'friend') analyse()
+}
+
+function levelOptions() {
+    const elo = settings.levelMode === 'elo'
+    engine.setOption('UCI_LimitStrength', elo)
+    if (elo) engine.setOption('UCI_Elo', settings.elo)
+    else engine.setOption('Skill Level', settings.skill)
+}
+
+async function robotMove() {
+    const my = ++token
+    const side = game.turn
+    const level = describeLevel(settings.levelMode, settings.levelMode === 'elo' ? settings.elo : settings.skill)
+    // The robot claims a draw it may claim when it is not better.
+    if (CLAIMS.includes(game.state) && robotEval && robotEval.mate === null && robotEval.score <= 0) {
+        end(game.state)
+        render()
+        return
+    }
+    levelOptions()
+    const started = performance.now()
+    const args = clock ? clock.goArgs() : `movetime ${level.strength >= 20 ? 1500 : 700}`
+    render()
+    const res = await engine.go(game.uciPosition(), side, args)
+    if (my !== token || over) return
+    if (res.score) robotEval = res.score
+    // A natural pause at the low levels (short with a clock).
+    const pause = (20 - level.strength) * (clock ? 15 : 60)
+    const wait = Math.max(0, pause - (performance.now() - started))
+    if (wait) await new Promise((r) => setTimeout(r, wait))
+    if (my !== token || over) return
+    if (!playMove(res.move)) setStatus(`Rokade's move ${res.move} was refused`)
+}
+
+/* Two people at the screen with the evaluation bar on: a short analysis. */
+function analyse() {
+    engine.stop()
+    engine.go(game.uciPosition(), game.turn, 'movetime 800')
+}
+
+function flagFall(color) {
+    end(game.canMate(other(color)) ? 'flag' : 'flagNoMate', other(color))
+    render()
+}
+
+/* Ends the game; `winner` is 'w', 'b' or null (a draw), and for a checkmate
+ * the side not to move. */
+function end(kind, winner = null) {
+    if (kind === 'checkmate') winner = other(game.turn)
+    const result = winner === 'w' ? '1-0' : winner === 'b' ? '0-1' : '1/2-1/2'
+    over = {kind, result, winner}
+    token++
+    engine.stop()
+    if (clock) clock.stop()
+    sounds.play('end')
+}
+
+/* ---- display ---------------------------------------------------------- */
+
+function setStatus(text) {
+    $('status').textContent = text
+}
+
+function kingSquare(color) {
+    const rows = game.fen.split(' ')[0].split('/')
+    const k = color === 'w' ? 'K' : 'k'
+    for (let r = 0; r < 8; r++) {
+        let file = 0
+        for (const ch of rows[r]) {
+            if (/\d/.test(ch)) file += Number(ch)
+            else if (ch === k) return 'abcdefgh'[file] + (8 - r)
+            else file++
+        }
+    }
+    return null
+}
+
+function render() {
+    board.removeMarkers(MARKER_TYPE.square)
+    board.removeMarkers(MARKER_TYPE.circleDanger)
+    const last = game.moves[game.moves.length - 1]
+    if (last) {
+        board.addMarker(MARKER_TYPE.square, last.uci.slice(0, 2))
+        board.addMarker(MARKER_TYPE.square, last.uci.slice(2, 4))
+    }
+    if (game.check) board.addMarker(MARKER_TYPE.circleDanger, kingSquare(game.turn))
+    if (over) {
+        const [text, article] = ENDINGS[over.kind]
+        const who = over.winner ? `${COLOR_NAME[over.winner]} wins` : 'Draw'
+        setStatus(`${text} (FIDE Laws ${article}): ${who}, ${over.result}`)
+        $('status').dataset.ending = over.kind
+    } else {
+        delete $('status').dataset.ending
+        const mover = COLOR_NAME[game.turn]
+        const thinking = robotPlays(game.turn) ? 'Rokade is thinking' : opponent === 'robot' ? 'Your move' : `${mover} to move`
+        setStatus(`${thinking}${game.check ? ', check' : ''}${CLAIMS.includes(game.state) ? ' (a draw may be claimed)' : ''}`)
+    }
+    $('claim').disabled = !(humanToMove() && CLAIMS.includes(game.state))
+    for (const id of ['draw', 'resign']) $(id).disabled = !!over
+    $('takeback').disabled = game.moves.length === 0
+    $('draw').textContent = opponent === 'robot' ? 'Offer draw' : 'Agree a draw'
+    renderMoves()
+    renderClocks()
+    renderEval()
+    $('pgn').value = gamePgn(game, pgnInfo())
+}
+
+function renderMoves() {
+    if (!game) return
+    const list = $('moves')
+    list.replaceChildren()
+    const blackFirst = game.startFen.split(' ')[1] === 'b'
+    const start = Number(game.startFen.split(' ')[5]) || 1
+    list.start = start
+    list.dataset.plies = game.moves.length
+    let li = null
+    game.moves.forEach((m, i) => {
+        const ply = i + (blackFirst ? 1 : 0)
+        if (ply % 2 === 0 || !li) {
+            li = document.createElement('li')
+            list.append(li)
+            if (ply % 2 === 1) li.append(Object.assign(document.createElement('span'), {textContent: '…'}))
+        }
+        li.append(Object.assign(document.createElement('span'), {textContent: localSan(m.san, settings.lang)}))
+    })
+    list.scrollTop = list.scrollHeight
+}
+
+function renderClocks() {
+    $('clock-top').hidden = $('clock-bottom').hidden = !clock
+    if (!clock) return
+    const bottom = board.getOrientation() === COLOR.white ? 'w' : 'b'
+    for (const [id, c] of [['clock-bottom', bottom], ['clock-top', other(bottom)]]) {
+        $(id).textContent = `${COLOR_NAME[c]} ${Clock.format(clock.ms[c])}`
+        $(id).classList.toggle('running', clock.running === c)
+    }
+}
+
+let evalShown = null // {white: centipawns or ±mate, text, line}
+
+function onInfo(info, side) {
+    if (!game || side !== game.turn) return
+    const sign = side === 'w' ? 1 : -1
+    const white = info.mate !== null ? sign * Math.sign(info.mate) * 10000 : sign * info.score
+    const text = info.mate !== null ? `#${sign * info.mate}` : (white / 100).toFixed(1)
+    const line = game.sanLine(info.pv.slice(0, 8)).map((s) => localSan(s, settings.lang)).join(' ')
+    evalShown = {white, text, line}
+    renderEval()
+}
+
+function renderEval() {
+    const on = settings.evalBar && evalShown
+    $('evalbar').hidden = $('bestline').hidden = !on
+    if (!on) return
+    const share = 50 + 50 * Math.tanh(evalShown.white / 400)
+    $('evalbar').querySelector('.evalfill').style.height = `${share}%`
+    $('evalbar').querySelector('span').textContent = evalShown.text
+    $('bestline').textContent = `Best line (${evalShown.text}): ${evalShown.line}`
+}
+
+function pgnInfo() {
+    const level = settings.levelMode === 'elo' ? `Elo ${settings.elo}` : `Skill Level ${settings.skill}`
+    const name = (c) => (opponent === 'friend' ? COLOR_NAME[c] : robotPlays(c) ? `Rokade (${level})` : 'Player')
+    const tc = TIME_CONTROLS[clock ? clock.control : 'none']
+    return {
+        event: game.chess960 ? 'Casual Chess960 game' : 'Casual game',
+        white: name('w'), black: name('b'),
+        result: over ? over.result : '*',
+        timeControl: tc ? `${tc[0]}+${tc[1]}` : '-',
+        termination: over ? (over.kind.startsWith('flag') ? 'time forfeit' : 'normal') : 'unterminated',
+    }
+}
+
+/* ---- board input -------------------------------------------------------- */
+
+function onBoardInput(event) {
+    switch (event.type) {
+        case INPUT_EVENT_TYPE.moveInputStarted: {
+            if (!humanToMove()) return false
+            const moves = game.legal.filter((m) => m.from === event.squareFrom)
+            board.addLegalMovesMarkers(moves)
+            return moves.length > 0
+        }
+        case INPUT_EVENT_TYPE.validateMoveInput: {
+            board.removeLegalMovesMarkers()
+            const moves = game.legal.filter((m) => m.from === event.squareFrom && m.to === event.squareTo)
+            if (!moves.length) return false
+            if (moves[0].promotion) {
+                const color = game.turn === 'w' ? COLOR.white : COLOR.black
+                board.showPromotionDialog(event.squareTo, color, (result) => {
+                    if (result.type === PROMOTION_DIALOG_RESULT_TYPE.pieceSelected)
+                        playMove(event.squareFrom + event.squareTo + result.piece.charAt(1))
+                    else board.setPosition(game.fen, true)
+                })
+            } else setTimeout(() => playMove(moves[0].uci))
+            return true
+        }
+        case INPUT_EVENT_TYPE.moveInputCanceled:
+            board.removeLegalMovesMarkers()
+    }
+}
+
+/* A move typed in SAN (English or the chosen letters, with or without + #)
+ * or UCI. */
+function typedMove(text) {
+    const plain = (s) => s.replace(/[+#!?]/g, '').replace(/^0-0(-0)?$/, (x) => x.replace(/0/g, 'O'))
+    const t = plain(text.trim())
+    return game.legal.find((m) => m.uci === t.toLowerCase() || plain(m.san) === t
+        || plain(localSan(m.san, settings.lang)) === t)
+}
+
+/* ---- controls --------------------------------------------------------- */
+
+function bindControls() {
+    $('move-form').addEventListener('submit', (e) => {
+        e.preventDefault()
+        const m = humanToMove() && typedMove($('move-input').value)
+        if (m) {
+            $('move-input').value = ''
+            playMove(m.uci)
+        } else setStatus(`"${$('move-input').value}" is not a legal move here`)
+    })
+    $('takeback').addEventListener('click', () => {
+        token++
+        engine.stop()
+        over = null
+        // Against the robot, back to the human's previous turn.
+        let plies = 1
+        if (opponent === 'robot' && game.turn === human && game.moves.length >= 2) plies = 2
+        game.undo(plies)
+        if (clock) clock.stop()
+        board.setPosition(game.fen, true)
+        afterMove()
+    })
+    $('draw').addEventListener('click', () => {
+        if (over) return
+        if (opponent === 'friend') end('agreement')
+        else if (robotEval && robotEval.mate === null && robotEval.score <= 0) end('agreement')
+        else return setStatus('Rokade declines the draw')
+        render()
+    })
+    $('claim').addEventListener('click', () => {
+        if (!humanToMove() || !CLAIMS.includes(game.state)) return
+        end(game.state)
+        render()
+    })
+    $('resign').addEventListener('click', () => {
+        if (over) return
+        end('resign', opponent === 'robot' ? other(human) : other(game.turn))
+        render()
+    })
+    $('flip').addEventListener('click', () => {
+        board.setOrientation(board.getOrientation() === COLOR.white ? COLOR.black : COLOR.white, true)
+        renderClocks()
+    })
+    $('fullscreen').addEventListener('click', () => {
+        if (document.fullscreenElement) document.exitFullscreen()
+        else document.documentElement.requestFullscreen().catch(() => setStatus('Full screen is not allowed here'))
+    })
+    $('copy-pgn').addEventListener('click', () => {
+        navigator.clipboard.writeText($('pgn').value).then(() => setStatus('PGN copied'),
+            () => $('pgn').select())
+    })
+    $('download-pgn').addEventListener('click', () => {
+        const a = document.createElement('a')
+        a.href = URL.createObjectURL(new Blob([$('pgn').value], {type: 'application/x-chess-pgn'}))
+        a.download = 'rokade-game.pgn'
+        a.click()
+        URL.revokeObjectURL(a.href)
+    })
+}
+
+async function start() {
+    bindSettings()
+    setStatus('Loading Rokade…')
+    engine = new Engine()
+    engine.onInfo = onInfo
+    const [,] = await Promise.all([loadRules(), engine.init(Math.min(navigator.hardwareConcurrency || 1, 4))])
+    $('engine-kind').textContent = engine.threads ? 'threads build' : 'single-threaded build'
+    document.body.dataset.engine = engine.threads ? 'threads' : 'single'
+    board = new Chessboard($('board'), {
+        position: START_FEN,
+        assetsUrl: 'vendor/cm-chessboard/assets/',
+        style: {pieces: {file: 'pieces/standard.svg'}, animationDuration: 200},
+        extensions: [{class: Markers, props: {autoMarkers: MARKER_TYPE.frame}}, {class: PromotionDialog, props: {language: 'en'}}],
+    })
+    board.enableMoveInput(onBoardInput)
+    bindControls()
+    newGame()
+    document.body.dataset.ready = 'yes'
+}
+
+start()

@@ -1,0 +1,107 @@
+/* The page's rules: Rokade's own move generator and FIDE game state, compiled
+ * into a small synchronous module (rules.js) so that the page and the engine
+ * never disagree. One game at a time: its start position and moves. Strings
+ * returned point to a static buffer, valid until the next call. */
+#include <emscripten.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../../movegen/movegen.h"
+#include "../../movegen/notation.h"
+
+/* Called from JavaScript only. */
+void rules_init(void);
+int rules_new_game(const char *fen, int chess960);
+const char *rules_error(void);
+const char *rules_legal(void);
+const char *rules_play(const char *uci);
+const char *rules_fen(void);
+int rules_state(void);
+int rules_in_check(void);
+int rules_side(void);
+int rules_can_mate(int color);
+
+static Position Game;
+static char Out[MAX_MOVES * 16];
+static char Err[160];
+
+EMSCRIPTEN_KEEPALIVE void rules_init(void) { movegen_init(); }
+
+/* Starts a game from fen; 0 (game unchanged, rules_error says why) when the
+ * FEN is refused. */
+EMSCRIPTEN_KEEPALIVE int rules_new_game(const char *fen, int chess960)
+{
+    Position p;
+    if (!pos_set_fen(&p, fen, chess960 != 0, Err, sizeof Err))
+        return 0;
+    memcpy(&Game, &p, sizeof Game);
+    return 1;
+}
+
+EMSCRIPTEN_KEEPALIVE const char *rules_error(void) { return Err; }
+
+/* The legal moves as "uci san" pairs, one per line. */
+EMSCRIPTEN_KEEPALIVE const char *rules_legal(void)
+{
+    MoveList list;
+    gen_legal(&Game, &list);
+    size_t len = 0;
+    Out[0] = '\0';
+    for (int i = 0; i < list.count; i++) {
+        char uci[8], san[16];
+        move_to_uci(&Game, list.moves[i], uci);
+        move_to_san(&Game, list.moves[i], san);
+        len += (size_t)snprintf(Out + len, sizeof Out - len, "%s %s\n", uci, san);
+    }
+    return Out;
+}
+
+/* Plays a move given in UCI notation; returns its SAN, or "" when it is not
+ * legal here (the game is unchanged). */
+EMSCRIPTEN_KEEPALIVE const char *rules_play(const char *uci)
+{
+    move_t m = move_from_uci(&Game, uci);
+    Out[0] = '\0';
+    if (m == MOVE_NONE)
+        return Out;
+    move_to_san(&Game, m, Out);
+    pos_make_game_move(&Game, m);
+    return Out;
+}
+
+EMSCRIPTEN_KEEPALIVE const char *rules_fen(void)
+{
+    pos_get_fen(&Game, Out, sizeof Out);
+    return Out;
+}
+
+/* The GameState (movegen/position.h) of the position reached. */
+EMSCRIPTEN_KEEPALIVE int rules_state(void) { return (int)pos_game_state(&Game); }
+
+EMSCRIPTEN_KEEPALIVE int rules_in_check(void) { return pos_in_check(&Game); }
+
+/* 0 white, 1 black. */
+EMSCRIPTEN_KEEPALIVE int rules_side(void) { return Game.side; }
+
+/* Whether `color` could still mate by some series of legal moves, for a flag
+ * fall (FIDE 6.9). It could not with a bare king, nor with one minor piece
+ * or bishops on one square colour against a bare king; in the other cases a
+ * helpmate is taken as possible. */
+EMSCRIPTEN_KEEPALIVE int rules_can_mate(int color)
+{
+    if (color != WHITE && color != BLACK)
+        return 0;
+    const Position *p = &Game;
+    bitboard_t mine = p->by_color[color] & ~pos_pieces(p, color, KING);
+    bitboard_t theirs = p->by_color[!color] & ~pos_pieces(p, !color, KING);
+    if (!mine)
+        return 0;
+    if (theirs)
+        return 1;
+    if (pos_pieces(p, color, PAWN) | pos_pieces(p, color, ROOK) | pos_pieces(p, color, QUEEN))
+        return 1;
+    bitboard_t knights = pos_pieces(p, color, KNIGHT), bishops = pos_pieces(p, color, BISHOP);
+    if (popcount(mine) == 1)
+        return 0;
+    return knights || ((bishops & DARK_SQUARES_BB) && (bishops & ~DARK_SQUARES_BB));
+}
