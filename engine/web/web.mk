@@ -11,8 +11,8 @@ EMCC      ?= emcc
 # Debian's emcc finds acorn (for its JS optimiser) only with this.
 WEB_ENV   := NODE_PATH=/usr/share/nodejs
 WEB_CFLAGS := -O3 -DNDEBUG $(CSTD) $(WARN) -MMD -MP
-WEB_ST_OBJ := $(LIB_SRC:%.c=build/wasm-st/%.o)
-WEB_MT_OBJ := $(LIB_SRC:%.c=build/wasm-mt/%.o)
+WEB_ST_OBJ := $(LIB_SRC:%.c=build/wasm-st/%.o) build/wasm-st/eval/nnue_embed.o
+WEB_MT_OBJ := $(LIB_SRC:%.c=build/wasm-mt/%.o) build/wasm-mt/eval/nnue_embed.o
 WEB_RULES_OBJ := $(filter build/wasm-st/movegen/%,$(WEB_ST_OBJ)) build/wasm-st/$(WEB_DIR)/rules.o
 WEB_LINK  := -O3 -sMODULARIZE=1 -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString --no-entry
 WEB_ENGINE_EXPORTS := -sEXPORTED_FUNCTIONS=_web_init,_web_command
@@ -45,6 +45,15 @@ build/wasm-st/%.o: %.c
 build/wasm-mt/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(WEB_ENV) $(EMCC) $(WEB_CFLAGS) -pthread -c -o $@ $<
+
+# The built-in net: the C source the native build generates (Makefile).
+build/wasm-st/eval/nnue_embed.o: $(BUILD)/eval/nnue_embed.c
+	@mkdir -p $(dir $@)
+	$(WEB_ENV) $(EMCC) $(WEB_CFLAGS) -Ieval -c -o $@ $<
+
+build/wasm-mt/eval/nnue_embed.o: $(BUILD)/eval/nnue_embed.c
+	@mkdir -p $(dir $@)
+	$(WEB_ENV) $(EMCC) $(WEB_CFLAGS) -Ieval -pthread -c -o $@ $<
 
 -include $(WEB_ST_OBJ:.o=.d) $(WEB_MT_OBJ:.o=.d) build/wasm-st/$(WEB_DIR)/rules.d \
          build/wasm-st/$(WEB_DIR)/engine_web.d build/wasm-mt/$(WEB_DIR)/engine_web.d

@@ -130,8 +130,9 @@ test('a promotion through the dialog', async () => {
     await newGame({fen: '8/P6k/8/8/8/8/8/K7 w - - 0 1'})
     await clickSquare('a7')
     await clickSquare('a8')
-    await page.waitForSelector('#board [data-piece="wn"]', {visible: true})
-    await page.click('#board [data-piece="wn"]')
+    // A locator waits for the dialog's piece and retries if the dialog is
+    // redrawn between finding and clicking it.
+    await page.locator('#board [data-piece="wn"]').click()
     await page.waitForFunction(() => document.querySelector('#moves').dataset.plies === '1')
     assert.deepEqual(await moveTexts(), ['a8=N'])
 })
