@@ -32,8 +32,8 @@ web: web-tools
 web-tools:
 	@command -v $(EMCC) >/dev/null 2>&1 && command -v chromium >/dev/null 2>&1 || \
 	 { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then echo "installing emscripten and chromium"; \
-	   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq emscripten chromium >/dev/null 2>&1 || \
-	   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq emscripten chromium >/dev/null); \
+	   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends emscripten chromium >/dev/null 2>&1 || \
+	   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends emscripten chromium >/dev/null); \
 	 else echo "error: install emscripten and chromium (apt-get install emscripten chromium)"; exit 1; fi; }
 	@test -f $(WEB_NODE)/.package-lock.json -a $(WEB_NODE)/.package-lock.json -nt $(WEB_DIR)/package-lock.json || \
 	  (cd $(WEB_DIR) && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
