@@ -41,17 +41,17 @@ void uci_print(const char *fmt, ...)
     pthread_mutex_lock(&OutLock);
     va_start(ap, fmt);
     if (Output) {
-        char small[512], *buf = small;
+        /* Most lines fit in `small`; a longer one is printed again in full. */
+        char small[512], *big = NULL;
         va_list again;
         va_copy(again, ap);
         int n = vsnprintf(small, sizeof small, fmt, ap);
-        if (n >= (int)sizeof small && (buf = malloc((size_t)n + 1)))
-            vsnprintf(buf, (size_t)n + 1, fmt, again);
+        if (n >= (int)sizeof small && (big = malloc((size_t)n + 1)))
+            vsnprintf(big, (size_t)n + 1, fmt, again);
         va_end(again);
-        if (n >= 0 && buf)
-            Output(buf);
-        if (buf != small)
-            free(buf);
+        if (n >= 0)
+            Output(big ? big : small); /* out of memory: the line cut short */
+        free(big);
     } else {
         vfprintf(stdout, fmt, ap);
         fputc('\n', stdout);

@@ -92,7 +92,7 @@ NnueNet *nnue_net_load(const uint8_t *data, size_t size, char *err, size_t errle
     const uint8_t *p = data + NNUE_HEADER_SIZE;
     bool ok = read_table(&p, &net->ft_weight[0][0], (size_t)NNUE_INPUTS * H, FT_LIMIT)
               && read_table(&p, net->ft_bias, H, FT_LIMIT)
-              && read_table(&p, net->out_weight, 2 * H, NNUE_WEIGHT_LIMIT);
+              && read_table(&p, net->out_weight, (size_t)2 * H, NNUE_WEIGHT_LIMIT);
     if (!ok) {
         snprintf(err, errlen, "a weight beyond the format's range (feature %d, output %d)",
                  FT_LIMIT, NNUE_WEIGHT_LIMIT);
@@ -152,30 +152,38 @@ static void refresh(const NnueNet *net, const Position *pos, int persp, int16_t 
     }
 }
 
-/* dst = src + the rows added - the rows taken off (written for the
- * compiler's vectorizer: one pass, no aliasing). */
-static void update(const NnueNet *net, const NnueAccumulator *a, int persp,
-                   const int16_t *restrict src, int16_t *restrict dst)
+/* The row of feature weights of a noted {piece, square} for perspective c. */
+static inline const int16_t *row(const NnueNet *net, int c, const uint8_t ps[2])
 {
-    const int16_t *add[2], *sub[3];
-    for (int k = 0; k < a->n_add; k++)
-        add[k] = net->ft_weight[nnue_feature(persp, a->add[k][0], a->add[k][1])];
-    for (int k = 0; k < a->n_sub; k++)
-        sub[k] = net->ft_weight[nnue_feature(persp, a->sub[k][0], a->sub[k][1])];
+    return net->ft_weight[nnue_feature(c, ps[0], ps[1])];
+}
+
+/* dst = src + the rows put on - the rows taken off (the usual cases in one
+ * pass each, written for the compiler's vectorizer). */
+static void update(const NnueNet *net, const NnueAccumulator *a, int c, const int16_t *restrict src,
+                   int16_t *restrict dst)
+{
     if (a->n_add == 1 && a->n_sub == 1) {
+        const int16_t *add = row(net, c, a->add[0]), *sub = row(net, c, a->sub[0]);
         for (int i = 0; i < H; i++)
-            dst[i] = (int16_t)(src[i] + add[0][i] - sub[0][i]);
+            dst[i] = (int16_t)(src[i] + add[i] - sub[i]);
     } else if (a->n_add == 1 && a->n_sub == 2) {
+        const int16_t *add = row(net, c, a->add[0]), *sub0 = row(net, c, a->sub[0]),
+                      *sub1 = row(net, c, a->sub[1]);
         for (int i = 0; i < H; i++)
-            dst[i] = (int16_t)(src[i] + add[0][i] - sub[0][i] - sub[1][i]);
+            dst[i] = (int16_t)(src[i] + add[i] - sub0[i] - sub1[i]);
     } else {
         memcpy(dst, src, sizeof(int16_t) * H);
-        for (int k = 0; k < a->n_add; k++)
+        for (int k = 0; k < a->n_add; k++) {
+            const int16_t *add = row(net, c, a->add[k]);
             for (int i = 0; i < H; i++)
-                dst[i] = (int16_t)(dst[i] + add[k][i]);
-        for (int k = 0; k < a->n_sub; k++)
+                dst[i] = (int16_t)(dst[i] + add[i]);
+        }
+        for (int k = 0; k < a->n_sub; k++) {
+            const int16_t *sub = row(net, c, a->sub[k]);
             for (int i = 0; i < H; i++)
-                dst[i] = (int16_t)(dst[i] - sub[k][i]);
+                dst[i] = (int16_t)(dst[i] - sub[i]);
+        }
     }
 }
 
@@ -287,7 +295,7 @@ static int output(const NnueNet *net, const int16_t *us, const int16_t *them)
 {
     int64_t sum = (int64_t)screlu_dot(us, net->out_weight) + screlu_dot(them, net->out_weight + H);
     int64_t y = sum / NNUE_QA + net->out_bias; /* y * QA * QB */
-    int64_t v = y * net->scale / (NNUE_QA * NNUE_QB);
+    int64_t v = y * net->scale / ((int64_t)NNUE_QA * NNUE_QB);
     const int limit = SCORE_KNOWN_WIN - 1;
     return v > limit ? limit : v < -limit ? -limit : (int)v;
 }

@@ -60,7 +60,10 @@ static size_t out_weight_at(int i)
 {
     return NNUE_HEADER_SIZE + 2 * ((size_t)NNUE_INPUTS * H + H + i);
 }
-static size_t out_bias_at(void) { return NNUE_HEADER_SIZE + 2 * ((size_t)NNUE_INPUTS * H + 3 * H); }
+static size_t out_bias_at(void)
+{
+    return NNUE_HEADER_SIZE + 2 * ((size_t)NNUE_INPUTS * H + (size_t)3 * H);
+}
 
 static void seal(uint8_t *net, size_t size)
 {
@@ -75,7 +78,7 @@ static uint8_t *random_net(uint64_t seed, int scale, size_t *size)
     *size = nnue_file_size(H);
     uint8_t *net = calloc(1, *size);
     cr_assert_not_null(net);
-    memcpy(net, "RKNN", 4);
+    memcpy(net, "RKNN", 4); /* NOLINT(bugprone-not-null-terminated-result): 4 bytes */
     put_u32(net + 4, NNUE_VERSION);
     put_u32(net + 8, NNUE_INPUTS);
     put_u32(net + 12, H);
@@ -117,7 +120,7 @@ static int reference_eval(const uint8_t *net, const Position *pos)
         }
     }
     long long y = sum / NNUE_QA + get_i32(net + out_bias_at());
-    long long v = y * get_i32(net + 24) / (NNUE_QA * NNUE_QB);
+    long long v = y * get_i32(net + 24) / ((long long)NNUE_QA * NNUE_QB);
     long long lim = SCORE_KNOWN_WIN - 1;
     return (int)(v > lim ? lim : v < -lim ? -lim : v);
 }
