@@ -175,7 +175,8 @@ bool datagen_parse(const char *args, DatagenOptions *opt, char *err, size_t errl
 
 /* OpenBench's workers call `./engine "genfens N seed S book <FILE|None>
  * [extra]" quit` and keep the `info string genfens <FEN>` lines. */
-bool datagen_genfens(const char *args, void (*print)(const char *line), char *err, size_t errlen)
+bool datagen_genfens(const char *args, const NnueNet *net, void (*print)(const char *line),
+                     char *err, size_t errlen)
 {
     Tokens t = {args ? args : ""};
     char word[1024], book_path[1024] = "";
@@ -229,6 +230,8 @@ bool datagen_genfens(const char *args, void (*print)(const char *line), char *er
     Search *s = search_create(DATAGEN_TT_MB, NULL);
     Position *pos = malloc(sizeof *pos), *spare = malloc(sizeof *spare);
     bool ok = s && pos && spare;
+    if (s)
+        search_set_net(s, net);
     if (!ok)
         snprintf(err, errlen, "out of memory");
     for (long long i = 0; ok && i < count; i++) {
@@ -385,6 +388,8 @@ static void *worker_main(void *arg)
     Game *g = calloc(1, sizeof *g);
     if (!s || !g)
         fail(r, "out of memory for a worker");
+    if (s)
+        search_set_net(s, r->opt->net);
     while (s && g) {
         long long index = atomic_fetch_add(&r->next_game, 1);
         pthread_mutex_lock(&r->lock);

@@ -57,6 +57,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "../eval/nnue.h"
+
 enum {
     DATAGEN_GAMES = 1000,       /* default number of games */
     DATAGEN_NODES = 5000,       /* default nodes per move */
@@ -87,6 +89,10 @@ typedef struct {
     DatagenFormat format;
     uint64_t seed;
     bool seed_given; /* false: a new random seed */
+    /* The evaluation of the searches (NULL: the hand-crafted one): not an
+     * option of the command but the engine's EvalFile, set by the caller
+     * after datagen_parse, so that a net generates the next generation. */
+    const NnueNet *net;
 } DatagenOptions;
 
 typedef struct {
@@ -107,11 +113,13 @@ bool datagen_parse(const char *args, DatagenOptions *opt, char *err, size_t errl
 bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), DatagenStats *stats,
                  char *err, size_t errlen);
 
-/* genfens: `N seed S book <FILE|None> [frc P] [random N]`; prints each
+/* genfens: `N seed S book <FILE|None> [frc P] [random N]`, the openings
+ * verified with the evaluation `net` (NULL: hand-crafted); prints each
  * opening as "info string genfens <FEN>" through print. False with a
  * message in err (and nothing printed) on bad arguments or an unusable
  * book. */
-bool datagen_genfens(const char *args, void (*print)(const char *line), char *err, size_t errlen);
+bool datagen_genfens(const char *args, const NnueNet *net, void (*print)(const char *line),
+                     char *err, size_t errlen);
 
 /* The usage text, one line per entry, NULL-terminated. */
 extern const char *const DatagenUsage[];

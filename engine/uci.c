@@ -503,7 +503,7 @@ static void cmd_bench(Engine *e, Tokens *t)
 
 /* datagen with its arguments; "help" prints the usage. False with a message
  * in err. */
-static bool run_datagen(const char *args, char *err, size_t errlen)
+static bool run_datagen(const Engine *e, const char *args, char *err, size_t errlen)
 {
     Tokens t = {args};
     char word[16];
@@ -518,23 +518,22 @@ static bool run_datagen(const char *args, char *err, size_t errlen)
         snprintf(err + n, errlen - n, " (see 'datagen help')");
         return false;
     }
+    opt.net = e->net;
     return datagen_run(&opt, print_line, NULL, err, errlen);
 }
 
 static void cmd_datagen(Engine *e, Tokens *t)
 {
-    (void)e;
     char err[1400];
-    if (!run_datagen(tok_rest(t), err, sizeof err))
+    if (!run_datagen(e, tok_rest(t), err, sizeof err))
         uci_print("info string error: datagen: %s", err);
 }
 
 /* OpenBench's opening request: `genfens N seed S book <file|None> [extra]`. */
 static void cmd_genfens(Engine *e, Tokens *t)
 {
-    (void)e;
     char err[1400];
-    if (!datagen_genfens(tok_rest(t), print_line, err, sizeof err))
+    if (!datagen_genfens(tok_rest(t), e->net, print_line, err, sizeof err))
         uci_print("info string error: genfens: %s", err);
 }
 
@@ -708,7 +707,7 @@ int uci_shell_command(const char *line)
     char cmd[64];
     if (tok_next(&t, cmd, sizeof cmd) && !strcmp(cmd, "datagen")) {
         char err[1400];
-        if (run_datagen(tok_rest(&t), err, sizeof err))
+        if (run_datagen(&Uci, tok_rest(&t), err, sizeof err))
             return 0;
         fprintf(stderr, "rokade: datagen: %s\n", err);
         return 2;

@@ -379,3 +379,48 @@ Test(nnue, evalfile_option)
     unlink(bad);
     free(data);
 }
+
+/* The games of `datagen` (one thread, a fixed seed) with the evaluation in
+ * force: `net` NULL for the hand-crafted one. Returns the file's bytes. */
+static uint8_t *datagen_with(const char *net, size_t *size)
+{
+    char out[64], cmd[160];
+    snprintf(out, sizeof out, "/tmp/rokade-test-%d-%s.vf", (int)getpid(), net ? "net" : "hce");
+    unlink(out);
+    Engine *e = eng_start();
+    if (net) {
+        snprintf(cmd, sizeof cmd, "setoption name EvalFile value %s", net);
+        expect_no_error(e, cmd);
+    }
+    eng_send(e, "datagen out %s games 4 threads 1 nodes 400 seed 5", out);
+    CHECK(e, wait_for(e, "results ", 60000), "datagen did not finish");
+    eng_quit(e);
+    FILE *f = fopen(out, "rb");
+    cr_assert_not_null(f, "no datagen output %s", out);
+    uint8_t *buf = malloc(1 << 20);
+    cr_assert_not_null(buf);
+    *size = fread(buf, 1, 1 << 20, f);
+    fclose(f);
+    unlink(out);
+    return buf;
+}
+
+Test(nnue, datagen_plays_with_the_net, .timeout = 120)
+{
+    char path[64];
+    snprintf(path, sizeof path, "/tmp/rokade-test-%d-dg.nnue", (int)getpid());
+    size_t size;
+    uint8_t *data = random_net(5, 120, &size);
+    write_file(path, data, size);
+    size_t n1, n2, n0;
+    uint8_t *a = datagen_with(path, &n1), *b = datagen_with(path, &n2),
+            *h = datagen_with(NULL, &n0);
+    cr_assert(n1 > 0 && n0 > 0);
+    cr_assert(n1 == n2 && !memcmp(a, b, n1), "two runs with the net and one seed differ");
+    cr_assert(n1 != n0 || memcmp(a, h, n1) != 0, "the net's games equal the hand-crafted ones");
+    free(a);
+    free(b);
+    free(h);
+    unlink(path);
+    free(data);
+}
