@@ -178,8 +178,11 @@ function analyse() {
     engine.go(game.uciPosition(), game.turn, 'movetime 800')
 }
 
+/* `color`'s time has run out: it loses, unless the opponent cannot mate
+ * by any series of legal moves (FIDE 6.9): then a draw. */
 function flagFall(color) {
-    end(game.canMate(other(color)) ? 'flag' : 'flagNoMate', other(color))
+    const wins = game.canMate(other(color))
+    end(wins ? 'flag' : 'flagNoMate', wins ? other(color) : null)
     render()
 }
 

@@ -2,7 +2,7 @@
 // by serve.py as `make serve` does, and the wasm engine's bench against the
 // native one. Run by `make web-test`: ROKADE is the native binary, WEB_OUT
 // the built page.
-import {test, before, after} from 'node:test'
+import {test, before, after, afterEach} from 'node:test'
 import assert from 'node:assert/strict'
 import {spawn, execFileSync} from 'node:child_process'
 import {createRequire} from 'node:module'
@@ -263,11 +263,25 @@ test("take-back against the robot removes its answer and the player's move", asy
     assert.equal(await status(), 'Your move')
 })
 
+// A second page with a custom clock control (?clock=BASE+INC, clock.js),
+// closed after the test; the main page is brought back to the front (in
+// the background it stops answering).
+async function clockPage(query) {
+    const p = await browser.newPage()
+    clockPages.push(p)
+    await open(p, base, query)
+    return p
+}
+const clockPages = []
+afterEach(async () => {
+    for (const p of clockPages.splice(0)) await p.close()
+    if (page) await page.bringToFront()
+})
+
 // The clocks on a page with a custom control (?clock=BASE+INC, clock.js),
 // in a friend game: White's first move starts Black's clock.
 test('clocks: the side to move runs down, the increment, and a flag fall', async () => {
-    const p = await browser.newPage()
-    await open(p, base, '?clock=2+1')
+    const p = await clockPage('?clock=2+1')
     await newGame({p, time: 'custom'})
     assert.deepEqual(await clockMs(p), {w: 2000, b: 2000})
     assert.equal(await clockRunning(p), null)
@@ -292,15 +306,14 @@ test('clocks: the side to move runs down, the increment, and a flag fall', async
     await typeOn(p, 'Kb1')
     await p.waitForSelector('#status[data-ending]', {timeout: 10000})
     assert.match(await status(p), /^Time forfeit, but the opponent cannot mate \(FIDE Laws 6\.9\): Draw, 1\/2-1\/2$/)
-    await p.close()
+    assert.match(await pgnText(p), /\[Result "1\/2-1\/2"\]/)
 })
 
 // Each ply's first display of the clocks is logged (the move list's
 // data-plies changes in the same render as the clocks); a take-back must
 // show the times of its ply again.
 test('take-back against the robot restores the clocks', async () => {
-    const p = await browser.newPage()
-    await open(p, base, '?clock=20+1')
+    const p = await clockPage('?clock=20+1')
     await skillZero(p)
     await newGame({p, opponent: 'robot', color: 'w', time: 'custom'})
     await p.evaluate(() => {
@@ -326,7 +339,6 @@ test('take-back against the robot restores the clocks', async () => {
     assert.deepEqual(after, log[2])
     assert.notDeepEqual(before, log[2])
     assert.equal(await clockRunning(p), 'w')
-    await p.close()
 })
 
 test('sound and level settings survive a reload', async () => {
