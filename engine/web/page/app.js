@@ -6,7 +6,7 @@ import {Markers, MARKER_TYPE} from './vendor/cm-chessboard/src/extensions/marker
 import {PromotionDialog, PROMOTION_DIALOG_RESULT_TYPE} from './vendor/cm-chessboard/src/extensions/promotion-dialog/PromotionDialog.js'
 import {Game, loadRules, START_FEN} from './game.js'
 import {Engine} from './engine.js'
-import {Clock, TIME_CONTROLS} from './clock.js'
+import {Clock, TIME_CONTROLS, customControl} from './clock.js'
 import {sounds} from './sound.js'
 import {gamePgn} from './pgn.js'
 import {LANGUAGES, localSan, ENDINGS} from './i18n.js'
@@ -22,6 +22,7 @@ const CLAIMS = ['threefold', 'fifty']
 
 const settings = loadSettings()
 let board, engine, game, clock = null
+let clockHistory = [] // with a clock: the times {w, b} at each ply, [0] the start
 let human = 'w' // the human's colour against the robot
 let opponent = 'robot' // of the game in progress
 let over = null // {kind, result} once the game has ended
@@ -42,6 +43,10 @@ function showLevel() {
 }
 
 function bindSettings() {
+    const custom = customControl(location.search)
+    if (custom) $('time').append(new Option(`${custom} (custom)`, 'custom'))
+    // A custom control saved on an earlier visit is gone without its parameter.
+    if (!TIME_CONTROLS[settings.time]) settings.time = 'none'
     for (const [code, lang] of Object.entries(LANGUAGES))
         $('lang').append(new Option(`${lang.name} (${lang.letters.split('').join(' ')})`, code))
     $('opponent').value = settings.opponent
@@ -104,6 +109,7 @@ function newGame() {
     engine.send('ucinewgame')
     engine.setOption('UCI_Chess960', settings.chess960)
     clock = TIME_CONTROLS[settings.time] ? new Clock(settings.time, renderClocks, flagFall) : null
+    clockHistory = clock ? [{...clock.ms}] : []
     board.setOrientation(human === 'w' ? COLOR.white : COLOR.black)
     board.setPosition(game.fen, false)
     $('pgn-box').open = false
@@ -116,7 +122,10 @@ function playMove(uci) {
     const san = game.play(uci)
     if (!san) return false
     sounds.play(san.includes('+') || san.includes('#') ? 'check' : san.includes('x') ? 'capture' : 'move')
-    if (clock) clock.switch(mover)
+    if (clock) {
+        clock.switch(mover)
+        clockHistory.push({...clock.ms})
+    }
     board.setPosition(game.fen, true)
     afterMove()
     return true
@@ -169,8 +178,11 @@ function analyse() {
     engine.go(game.uciPosition(), game.turn, 'movetime 800')
 }
 
+/* `color`'s time has run out: it loses, unless the opponent cannot mate
+ * by any series of legal moves (FIDE 6.9): then a draw. */
 function flagFall(color) {
-    end(game.canMate(other(color)) ? 'flag' : 'flagNoMate', other(color))
+    const wins = game.canMate(other(color))
+    end(wins ? 'flag' : 'flagNoMate', wins ? other(color) : null)
     render()
 }
 
@@ -263,6 +275,7 @@ function renderClocks() {
     const bottom = board.getOrientation() === COLOR.white ? 'w' : 'b'
     for (const [id, c] of [['clock-bottom', bottom], ['clock-top', other(bottom)]]) {
         $(id).textContent = `${COLOR_NAME[c]} ${Clock.format(clock.ms[c])}`
+        Object.assign($(id).dataset, {color: c, ms: Math.round(clock.ms[c])}) // for the test
         $(id).classList.toggle('running', clock.running === c)
     }
 }
@@ -359,7 +372,12 @@ function bindControls() {
         let plies = 1
         if (opponent === 'robot' && game.turn === human && game.moves.length >= 2) plies = 2
         game.undo(plies)
-        if (clock) clock.stop()
+        // The clocks show again what they showed at that ply; the side to
+        // move's runs (at the start, as in a new game, from the first move).
+        if (clock) {
+            clockHistory.length = game.moves.length + 1
+            clock.restore(clockHistory[game.moves.length], game.moves.length ? game.turn : null)
+        }
         board.setPosition(game.fen, true)
         afterMove()
     })

@@ -8,6 +8,18 @@ export const TIME_CONTROLS = {
     '15+10': [900, 10],
 }
 
+/* A testing hook: index.html?clock=BASE+INC (seconds, fractions allowed,
+ * e.g. ?clock=2+1) adds that control to the menu as 'custom', so that a
+ * test can see a flag fall within seconds. Returns its label, or null
+ * without the parameter. (URLSearchParams reads a '+' as a space.) */
+export function customControl(search) {
+    const spec = new URLSearchParams(search).get('clock') || ''
+    const m = /^(\d+(?:\.\d+)?)[+ ](\d+(?:\.\d+)?)$/.exec(spec.trim())
+    if (!m || !(Number(m[1]) > 0)) return null
+    TIME_CONTROLS.custom = [Number(m[1]), Number(m[2])]
+    return `${m[1]}+${m[2]} s`
+}
+
 export class Clock {
     constructor(control, onTick, onFlag) {
         const [base, inc] = TIME_CONTROLS[control]
@@ -46,6 +58,14 @@ export class Clock {
         if (!this.timer && this.ms[moved] <= 0) return
         this.ms[moved] += this.inc
         this.start(moved === 'w' ? 'b' : 'w')
+    }
+
+    /* Back to earlier times ({w, b} in ms, e.g. at a take-back), with the
+     * `running` colour's clock running (none when null). */
+    restore(ms, running) {
+        this.stop()
+        this.ms = {...ms}
+        if (running) this.start(running)
     }
 
     stop() {

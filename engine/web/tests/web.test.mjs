@@ -2,7 +2,7 @@
 // by serve.py as `make serve` does, and the wasm engine's bench against the
 // native one. Run by `make web-test`: ROKADE is the native binary, WEB_OUT
 // the built page.
-import {test, before, after} from 'node:test'
+import {test, before, after, afterEach} from 'node:test'
 import assert from 'node:assert/strict'
 import {spawn, execFileSync} from 'node:child_process'
 import {createRequire} from 'node:module'
@@ -29,33 +29,57 @@ function serve(plain) {
     })
 }
 
-async function open(p, url) {
+async function open(p, url, query = '') {
     p.on('console', (m) => m.type() === 'error' && problems.push(`${url}: ${m.text()}`))
     p.on('pageerror', (e) => problems.push(`${url}: ${e && e.message}`))
-    await p.goto(`${url}index.html`)
+    await p.goto(`${url}index.html${query}`)
     await p.waitForSelector('body[data-ready=yes]', {timeout: 60000})
 }
 
-const plies = () => page.$eval('#moves', (e) => Number(e.dataset.plies))
-const status = () => page.$eval('#status', (e) => e.textContent)
-const moveTexts = () => page.$$eval('#moves li span', (s) => s.map((x) => x.textContent).filter((t) => t !== '…'))
+const plies = (p = page) => p.$eval('#moves', (e) => Number(e.dataset.plies))
+const status = (p = page) => p.$eval('#status', (e) => e.textContent)
+const moveTexts = (p = page) => p.$$eval('#moves li span', (s) => s.map((x) => x.textContent).filter((t) => t !== '…'))
+const pgnText = (p = page) => p.$eval('#pgn', (e) => e.value)
+const pgnMoves = async (p = page) => (await pgnText(p)).split('\n\n')[1].split(/\s+/)
+    .filter((w) => w && !/^\d+\.(\.\.)?$/.test(w) && !['1-0', '0-1', '1/2-1/2', '*'].includes(w))
+const waitPlies = (n, p = page, timeout = 30000) =>
+    p.waitForFunction((k) => document.querySelector('#moves').dataset.plies === String(k), {timeout}, n)
+// The clocks' times in ms by colour ({w, b}) and the colour whose clock runs.
+const clockMs = (p) => p.evaluate(() => Object.fromEntries([...document.querySelectorAll('.clock')]
+    .map((e) => [e.dataset.color, Number(e.dataset.ms)])))
+const clockRunning = (p) => p.evaluate(() => document.querySelector('.clock.running')?.dataset.color ?? null)
+// The board's pieces as {square: piece}, as cm-chessboard draws them.
+const boardPieces = (p = page) => p.$$eval('#board g.pieces > g[data-square]',
+    (gs) => Object.fromEntries(gs.map((g) => [g.dataset.square, g.dataset.piece])))
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
-async function newGame({opponent = 'friend', fen = '', chess960 = false} = {}) {
-    await page.select('#opponent', opponent)
-    const box = await page.$('#chess960')
+async function newGame({opponent = 'friend', fen = '', chess960 = false, color, time = 'none', p = page} = {}) {
+    await p.select('#opponent', opponent)
+    if (color) await p.select('#color', color)
+    await p.select('#time', time)
+    const box = await p.$('#chess960')
     if ((await box.evaluate((b) => b.checked)) !== chess960) await box.click()
-    await page.$eval('#fen', (e, v) => (e.value = v), fen)
-    await page.click('#newgame')
-    await page.waitForFunction(() => document.querySelector('#moves').dataset.plies === '0')
+    await p.$eval('#fen', (e, v) => (e.value = v), fen)
+    await p.click('#newgame')
+    await p.waitForFunction(() => document.querySelector('#moves').dataset.plies === '0')
 }
 
-async function type(...moves) {
+async function typeOn(p, ...moves) {
     for (const m of moves) {
-        const before = await plies()
-        await page.$eval('#move-input', (e, v) => (e.value = v), m)
-        await page.click('#move-form button')
-        await page.waitForFunction((n) => Number(document.querySelector('#moves').dataset.plies) > n, {}, before)
+        const before = await plies(p)
+        await p.$eval('#move-input', (e, v) => (e.value = v), m)
+        await p.click('#move-form button')
+        await p.waitForFunction((n) => Number(document.querySelector('#moves').dataset.plies) > n, {}, before)
     }
+}
+const type = (...moves) => typeOn(page, ...moves)
+
+async function skillZero(p = page) {
+    await p.select('#level-mode', 'skill')
+    await p.$eval('#level', (e) => {
+        e.value = '0'
+        e.dispatchEvent(new Event('input', {bubbles: true}))
+    })
 }
 
 async function clickSquare(sq) {
@@ -100,13 +124,8 @@ test('threads build when cross-origin isolated', async () => {
 })
 
 test('a short game by clicks against the robot at a low level', async () => {
-    await page.select('#level-mode', 'skill')
-    await page.$eval('#level', (e) => {
-        e.value = '0'
-        e.dispatchEvent(new Event('input', {bubbles: true}))
-    })
-    await page.select('#color', 'w')
-    await newGame({opponent: 'robot'})
+    await skillZero()
+    await newGame({opponent: 'robot', color: 'w'})
     for (const [from, to, n] of [['e2', 'e4', 2], ['g1', 'f3', 4]]) {
         await clickSquare(from)
         await clickSquare(to)
@@ -141,11 +160,10 @@ test('checkmate, and the PGN equals the moves played', async () => {
     await newGame()
     await type('f3', 'e5', 'g4', 'Qh4')
     assert.match(await status(), /^Checkmate \(FIDE Laws 5\.1\.1\): Black wins, 0-1/)
-    const pgn = await page.$eval('#pgn', (e) => e.value)
+    const pgn = await pgnText()
     assert.match(pgn, /\[Result "0-1"\]/)
     assert.match(pgn, /\[Date "\d{4}\.\d\d\.\d\d"\]/)
-    const moves = pgn.split('\n\n')[1].split(/\s+/).filter((w) => w && !/^\d+\.$/.test(w) && w !== '0-1')
-    assert.deepEqual(moves, ['f3', 'e5', 'g4', 'Qh4#'])
+    assert.deepEqual(await pgnMoves(), ['f3', 'e5', 'g4', 'Qh4#'])
 })
 
 test('stalemate', async () => {
@@ -193,6 +211,134 @@ test('Chess960 start and castling', async () => {
     await page.waitForFunction(() => document.querySelector('#moves').dataset.plies === '1')
     assert.deepEqual(await moveTexts(), ['O-O'])
     assert.match(await page.$eval('#pgn', (e) => e.value), /\[Variant "Chess960"\]/)
+})
+
+test('resignation against the robot', async () => {
+    await skillZero()
+    await newGame({opponent: 'robot', color: 'w'})
+    await page.click('#resign')
+    assert.match(await status(), /^Resignation \(FIDE Laws 5\.1\.2\): Black wins, 0-1$/)
+    assert.match(await pgnText(), /\[Result "0-1"\]/)
+    assert.equal(await page.$eval('#resign', (b) => b.disabled), true)
+    assert.equal(await page.$eval('#draw', (b) => b.disabled), true)
+})
+
+// The robot accepts a draw when its last search did not find it better
+// (score <= 0, no mate): it does with a lone king against a queen, and
+// declines with the queen.
+test('a draw offer to the robot: declined when it is better, accepted when not', async () => {
+    await skillZero()
+    await newGame({opponent: 'robot', color: 'b', fen: 'k7/8/3Q4/8/8/8/8/7K w - - 0 1'})
+    await waitPlies(1)
+    await page.click('#draw')
+    assert.equal(await status(), 'Rokade declines the draw')
+    assert.equal(await page.$eval('#status', (e) => e.dataset.ending), undefined)
+    assert.match(await pgnText(), /\[Result "\*"\]/)
+    await newGame({opponent: 'robot', color: 'b', fen: 'k7/8/3q4/8/8/8/8/7K w - - 0 1'})
+    await waitPlies(1)
+    await page.click('#draw')
+    assert.match(await status(), /^Draw by agreement \(FIDE Laws 5\.2\.3\): Draw, 1\/2-1\/2$/)
+    assert.match(await pgnText(), /\[Result "1\/2-1\/2"\]/)
+})
+
+test("take-back against the robot removes its answer and the player's move", async () => {
+    await skillZero()
+    await newGame({opponent: 'robot', color: 'w'})
+    await type('e4')
+    await waitPlies(2)
+    await sleep(400) // the board's animation
+    const board2 = await boardPieces()
+    const moves2 = await moveTexts()
+    await type('d4')
+    await waitPlies(4)
+    await page.click('#takeback')
+    await waitPlies(2)
+    assert.deepEqual(await moveTexts(), moves2)
+    assert.deepEqual(await pgnMoves(), moves2)
+    await page.waitForFunction((want) => {
+        const gs = [...document.querySelectorAll('#board g.pieces > g[data-square]')]
+        const have = Object.fromEntries(gs.map((g) => [g.dataset.square, g.dataset.piece]))
+        return JSON.stringify(have, Object.keys(have).sort()) === JSON.stringify(want, Object.keys(want).sort())
+    }, {timeout: 5000}, board2)
+    assert.equal(await status(), 'Your move')
+})
+
+// A second page with a custom clock control (?clock=BASE+INC, clock.js),
+// closed after the test; the main page is brought back to the front (in
+// the background it stops answering).
+async function clockPage(query) {
+    const p = await browser.newPage()
+    clockPages.push(p)
+    await open(p, base, query)
+    return p
+}
+const clockPages = []
+afterEach(async () => {
+    for (const p of clockPages.splice(0)) await p.close()
+    if (page) await page.bringToFront()
+})
+
+// The clocks on a page with a custom control (?clock=BASE+INC, clock.js),
+// in a friend game: White's first move starts Black's clock.
+test('clocks: the side to move runs down, the increment, and a flag fall', async () => {
+    const p = await clockPage('?clock=2+1')
+    await newGame({p, time: 'custom'})
+    assert.deepEqual(await clockMs(p), {w: 2000, b: 2000})
+    assert.equal(await clockRunning(p), null)
+    await typeOn(p, 'e4', 'e5')
+    assert.equal(await clockRunning(p), 'w')
+    const a = await clockMs(p)
+    await sleep(500)
+    const b = await clockMs(p)
+    assert.ok(b.w < a.w - 200, `White's clock runs: ${a.w} -> ${b.w}`)
+    assert.equal(b.b, a.b)
+    await typeOn(p, 'Nf3')
+    const c = await clockMs(p)
+    assert.ok(c.w > b.w + 500 && c.w <= b.w + 1000, `the 1 s increment: ${b.w} -> ${c.w}`)
+    assert.equal(await clockRunning(p), 'b')
+    // Black's time runs out; White can mate: White wins.
+    await p.waitForSelector('#status[data-ending]', {timeout: 10000})
+    assert.match(await status(p), /^Time forfeit \(FIDE Laws 6\.9\): White wins, 1-0$/)
+    assert.equal((await clockMs(p)).b, 0)
+    assert.match(await pgnText(p), /\[Result "1-0"\][^]*\[TimeControl "2\+1"\]\n\[Termination "time forfeit"\]/)
+    // Black's time runs out against a lone king: a draw.
+    await newGame({p, time: 'custom', fen: 'k7/p7/8/8/8/8/8/K7 w - - 0 1'})
+    await typeOn(p, 'Kb1')
+    await p.waitForSelector('#status[data-ending]', {timeout: 10000})
+    assert.match(await status(p), /^Time forfeit, but the opponent cannot mate \(FIDE Laws 6\.9\): Draw, 1\/2-1\/2$/)
+    assert.match(await pgnText(p), /\[Result "1\/2-1\/2"\]/)
+})
+
+// Each ply's first display of the clocks is logged (the move list's
+// data-plies changes in the same render as the clocks); a take-back must
+// show the times of its ply again.
+test('take-back against the robot restores the clocks', async () => {
+    const p = await clockPage('?clock=20+1')
+    await skillZero(p)
+    await newGame({p, opponent: 'robot', color: 'w', time: 'custom'})
+    await p.evaluate(() => {
+        window.clockLog = []
+        const ms = (c) => Number(document.querySelector(`.clock[data-color=${c}]`).dataset.ms)
+        new MutationObserver(() => {
+            const ply = Number(document.querySelector('#moves').dataset.plies)
+            if (!window.clockLog[ply]) window.clockLog[ply] = {w: ms('w'), b: ms('b')}
+        }).observe(document.querySelector('#moves'), {attributes: true, attributeFilter: ['data-plies']})
+    })
+    await typeOn(p, 'e4')
+    await waitPlies(2, p)
+    await sleep(300)
+    await typeOn(p, 'd4')
+    await waitPlies(4, p)
+    const {log, before, after} = await p.evaluate(() => {
+        const ms = (c) => Number(document.querySelector(`.clock[data-color=${c}]`).dataset.ms)
+        const was = {w: ms('w'), b: ms('b')}
+        document.getElementById('takeback').click() // synchronous: the clocks are redrawn
+        return {log: window.clockLog, before: was, after: {w: ms('w'), b: ms('b')}}
+    })
+    assert.equal(await plies(p), 2)
+    assert.deepEqual(after, log[2])
+    assert.notDeepEqual(before, log[2])
+    assert.equal(await clockRunning(p), 'w')
 })
 
 test('sound and level settings survive a reload', async () => {
