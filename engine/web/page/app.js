@@ -28,6 +28,7 @@ let opponent = 'robot' // of the game in progress
 let over = null // {kind, result} once the game has ended
 let token = 0 // bumped to forget the robot's search in flight
 let robotEval = null // the robot's last score, its own view: {score, mate}
+let drawing = 0 // bumped by each position the board is asked to draw
 
 /* ---- settings form ---------------------------------------------------- */
 
@@ -111,9 +112,21 @@ function newGame() {
     clock = TIME_CONTROLS[settings.time] ? new Clock(settings.time, renderClocks, flagFall) : null
     clockHistory = clock ? [{...clock.ms}] : []
     board.setOrientation(human === 'w' ? COLOR.white : COLOR.black)
-    board.setPosition(game.fen, false)
+    showPosition(false)
     $('pgn-box').open = false
     afterMove()
+}
+
+/* Draws the game's position on the board. #board's data-settled is 'no'
+ * until the board has drawn it (and any animation ended): a click in the
+ * meantime can be lost, so the browser test waits for 'yes'. */
+function showPosition(animated) {
+    const el = $('board')
+    const mine = ++drawing
+    el.dataset.settled = 'no'
+    board.setPosition(game.fen, animated).then(() => {
+        if (mine === drawing) el.dataset.settled = 'yes'
+    })
 }
 
 /* Plays a legal move (UCI) of the side to move. */
@@ -126,7 +139,7 @@ function playMove(uci) {
         clock.switch(mover)
         clockHistory.push({...clock.ms})
     }
-    board.setPosition(game.fen, true)
+    showPosition(true)
     afterMove()
     return true
 }
@@ -334,7 +347,7 @@ function onBoardInput(event) {
                 board.showPromotionDialog(event.squareTo, color, (result) => {
                     if (result.type === PROMOTION_DIALOG_RESULT_TYPE.pieceSelected)
                         playMove(event.squareFrom + event.squareTo + result.piece.charAt(1))
-                    else board.setPosition(game.fen, true)
+                    else showPosition(true)
                 })
             } else setTimeout(() => playMove(moves[0].uci))
             return true
@@ -378,7 +391,7 @@ function bindControls() {
             clockHistory.length = game.moves.length + 1
             clock.restore(clockHistory[game.moves.length], game.moves.length ? game.turn : null)
         }
-        board.setPosition(game.fen, true)
+        showPosition(true)
         afterMove()
     })
     $('draw').addEventListener('click', () => {

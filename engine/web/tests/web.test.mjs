@@ -83,6 +83,8 @@ async function skillZero(p = page) {
 }
 
 async function clickSquare(sq) {
+    // A click while the board is still drawing a position can be lost.
+    await page.waitForSelector('#board[data-settled=yes]')
     const r = await page.$eval(`#board rect[data-square="${sq}"]`, (e) => {
         const b = e.getBoundingClientRect()
         return {x: b.x + b.width / 2, y: b.y + b.height / 2}
@@ -228,7 +230,9 @@ test('resignation against the robot', async () => {
 // declines with the queen.
 test('a draw offer to the robot: declined when it is better, accepted when not', async () => {
     await skillZero()
-    await newGame({opponent: 'robot', color: 'b', fen: 'k7/8/3Q4/8/8/8/8/7K w - - 0 1'})
+    // Black keeps two pawns that no one white move can both block, so even
+    // a weak robot cannot stalemate at once (a lone king against Q can be).
+    await newGame({opponent: 'robot', color: 'b', fen: 'k7/p6p/3Q4/8/8/8/8/7K w - - 0 1'})
     await waitPlies(1)
     await page.click('#draw')
     assert.equal(await status(), 'Rokade declines the draw')
