@@ -240,7 +240,8 @@ void nnue_push_null(NnueStack *st)
     a->n_add = a->n_sub = 0;
 }
 
-/* Brings the top accumulator of perspective c up to date. */
+/* Brings the top accumulator of perspective c up to date (nothing to do when
+ * it is). */
 static void bring_up_to_date(NnueStack *st, int c)
 {
     int i = st->top;
@@ -302,9 +303,8 @@ static int output(const NnueNet *net, const int16_t *us, const int16_t *them)
 
 int nnue_evaluate(NnueStack *st, const Position *pos)
 {
-    for (int c = WHITE; c <= BLACK; c++)
-        if (!st->acc[st->top].computed[c])
-            bring_up_to_date(st, c);
+    bring_up_to_date(st, WHITE);
+    bring_up_to_date(st, BLACK);
     const NnueAccumulator *a = &st->acc[st->top];
     return output(st->net, a->v[pos->side], a->v[!pos->side]);
 }

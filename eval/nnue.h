@@ -34,7 +34,7 @@ typedef struct {
     bool computed[COLOR_NB];
     /* The move that led here, as pieces taken off and put on squares. */
     uint8_t n_sub, n_add;
-    uint8_t sub[3][2], add[2][2]; /* {piece, square} */
+    uint8_t sub[2][2], add[2][2]; /* {piece, square} */
 } NnueAccumulator;
 
 enum { NNUE_STACK_SIZE = MAX_PLY + 16 };
