@@ -219,20 +219,30 @@ $(BUILD)/tests/test_train: tests/test_train.c tests/harness.h $(HARNESS_OBJ) $(T
 
 TEST_BINS = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 
-# Runs every test program against ./$(EXE), ./$(TUNE_EXE) and ./$(TRAIN_EXE);
-# sets fail=1 on a failure (shell code for the recipes below).
-RUN_TEST_BINS = fail=0; for t in $(TEST_BINS); do echo "== $$t"; \
-	  ROKADE=./$(EXE) ROKADE_TUNE=./$(TUNE_EXE) ROKADE_TRAIN=./$(TRAIN_EXE) $$t --jobs 2 || fail=1; done
+# Runs every test program against ./$(EXE), ./$(TUNE_EXE) and ./$(TRAIN_EXE),
+# each one's output also kept in its .log; sets fail=1 and adds the program to
+# $$failed on a failure (shell code for the recipes below).
+RUN_TEST_BINS = fail=0; failed=; for t in $(TEST_BINS); do echo "== $$t"; \
+	  if ROKADE=./$(EXE) ROKADE_TUNE=./$(TUNE_EXE) ROKADE_TRAIN=./$(TRAIN_EXE) \
+	     $$t --jobs 2 >$$t.log 2>&1; then cat $$t.log; \
+	  else cat $$t.log; fail=1; failed="$$failed $$t"; fi; done
+
+# The end of the output names what failed and repeats the failed tests'
+# assertions, so that the tail of a long CI log says what went wrong.
+REPORT_FAILED = if [ $$fail = 0 ]; then echo "all test programs passed"; else \
+	  for t in $$failed; do [ -f $$t.log ] && { echo "== failed in $$t:"; \
+	    grep -E '^\[(----|FAIL)\]' $$t.log | grep -v '^\[----\] *$$' | tail -n 12; }; done; \
+	  echo "some tests FAILED:$$failed"; exit 1; fi
 
 test-run: $(EXE) $(TUNE_EXE) $(TRAIN_EXE) $(TEST_BINS)
 	@$(RUN_TEST_BINS); \
-	ROKADE=./$(EXE) sh tests/cli_test.sh || fail=1; \
-	ROKADE=./$(EXE) sh tests/polyglot_test.sh || fail=1; \
-	if [ $$fail = 0 ]; then echo "all test programs passed"; else echo "some tests FAILED"; exit 1; fi
+	ROKADE=./$(EXE) sh tests/cli_test.sh || { fail=1; failed="$$failed cli_test.sh"; }; \
+	ROKADE=./$(EXE) sh tests/polyglot_test.sh || { fail=1; failed="$$failed polyglot_test.sh"; }; \
+	$(REPORT_FAILED)
 
 test-bins-run: $(EXE) $(TUNE_EXE) $(TRAIN_EXE) $(TEST_BINS)
 	@$(RUN_TEST_BINS); \
-	if [ $$fail = 0 ]; then echo "all test programs passed"; else echo "some tests FAILED"; exit 1; fi
+	$(REPORT_FAILED)
 
 # The unit tests once more on the debug build (asserts on), against the debug
 # engine and tuner.

@@ -286,6 +286,12 @@ Test(limits, hash_beyond_memory_is_clamped)
 {
     static const char *const Fen =
         "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3";
+    /* A table of three quarters of the machine's memory is set in a moment
+     * by the release build (fresh zero pages), but takes ASan 15-20 s on an
+     * idle machine (it maps and poisons the table's shadow): more than the
+     * suite's 30 s once the machine is busy, which failed a CI run. */
+    harness_set_waits((HarnessWaits){
+        .send = 60000, .ready = 180000, .reply = 10000, .quit = 60000});
     Engine *e = eng_start();
     eng_send(e, "position fen %s", Fen);
     expect_no_error(e, "setoption name Hash value 64");
