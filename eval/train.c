@@ -167,9 +167,9 @@ bool train_pos_make(const Position *pos, int score_stm, int result_stm, TrainPos
 
 int train_pos_features(const TrainPos *p, uint16_t stm[32], uint16_t nstm[32])
 {
-    int k = 0, us = p->stm;
+    int k = 0, us = p->stm & 1, flip = p->stm & TRAIN_MIRROR ? 7 : 0;
     for (uint64_t b = p->occ; b; b &= b - 1, k++) {
-        int sq = lsb(b), piece = (p->pieces[k / 2] >> (4 * (k & 1))) & 15;
+        int sq = lsb(b) ^ flip, piece = (p->pieces[k / 2] >> (4 * (k & 1))) & 15;
         stm[k] = (uint16_t)nnue_feature(us, piece, sq);
         nstm[k] = (uint16_t)nnue_feature(!us, piece, sq);
     }

@@ -29,9 +29,15 @@ typedef struct {
     uint8_t pieces[16];
     int16_t score;  /* centipawns, side to move's view */
     uint8_t result; /* side to move's view: 0 lost, 1 draw, 2 won */
-    uint8_t stm;
-    float target; /* train_target() */
+    uint8_t stm;    /* the side to move, plus TRAIN_MIRROR in the trainer's batches */
+    float target;   /* train_target() */
 } TrainPos;
+
+/* In TrainPos.stm: the position is read mirrored left to right (file a <->
+ * file h), a training-time augmentation. The net sees no castling rights,
+ * and without them chess is the same game mirrored, so a mirrored position
+ * keeps its score and result: a second position for the price of one. */
+enum { TRAIN_MIRROR = 2 };
 
 _Static_assert(sizeof(TrainPos) == 32, "TrainPos is 32 bytes");
 
@@ -60,7 +66,8 @@ static inline float *train_ft_bias(const TrainNet *net)
  * more than 32 pieces. The target is set to 0. */
 bool train_pos_make(const Position *pos, int score_stm, int result_stm, TrainPos *out);
 /* The active features (eval/nnue_format.h, nnue_feature) of the side to move
- * (stm) and of the other side (nstm); returns how many each has. */
+ * (stm) and of the other side (nstm), of the mirrored board with
+ * TRAIN_MIRROR; returns how many each has. */
 int train_pos_features(const TrainPos *p, uint16_t stm[32], uint16_t nstm[32]);
 /* wdl * result + (1 - wdl) * sigmoid(score / scale), result as 0, 0.5, 1. */
 float train_target(const TrainPos *p, double scale, double wdl);

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "../movegen/viriformat.h"
+#include "eval.h"
 
 static double clock_seconds(clockid_t id)
 {
@@ -35,7 +36,7 @@ typedef struct {
     const char *data, *out;
     int hidden, epochs, threads, lr_step, stop_after, scale;
     long long batch, epoch_size, max_positions;
-    double lr, lr_end, lr_gamma, wd, wdl, val;
+    double lr, lr_end, lr_gamma, wd, wdl, val, mirror;
     uint64_t seed;
     bool lr_end_set, lr_gamma_set;
 } Options;
@@ -62,6 +63,8 @@ static void usage(FILE *f)
             "                      (default 0.3)\n"
             "  --scale S           centipawns per logit unit (default: fitted on the data)\n"
             "  --val X             share of the games held out for validation (default 0.02)\n"
+            "  --mirror X          share of the positions drawn that are mirrored left to\n"
+            "                      right (default 0.5)\n"
             "  --threads N         threads (default 2)\n"
             "  --seed N            random seed (default 1)\n"
             "  --max-positions N   read at most N positions (default: all)\n"
@@ -108,6 +111,7 @@ static int parse_options(int argc, char **argv, Options *o)
                    .wd = 0.01,
                    .wdl = 0.3,
                    .val = 0.02,
+                   .mirror = 0.5,
                    .seed = 1};
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i];
@@ -153,6 +157,8 @@ static int parse_options(int argc, char **argv, Options *o)
             ok = parse_num(arg, val, 1, 10000, true, &v), o->scale = (int)v;
         else if (!strcmp(arg, "--val"))
             ok = parse_num(arg, val, 0, 0.5, false, &v), o->val = v;
+        else if (!strcmp(arg, "--mirror"))
+            ok = parse_num(arg, val, 0, 1, false, &v), o->mirror = v;
         else if (!strcmp(arg, "--threads"))
             ok = parse_num(arg, val, 1, TRAIN_MAX_THREADS, true, &v), o->threads = (int)v;
         else if (!strcmp(arg, "--seed"))
@@ -185,20 +191,46 @@ static int parse_options(int argc, char **argv, Options *o)
 
 typedef struct {
     TrainPos *pos;
+    int16_t *hce; /* validation only: the hand-crafted evaluation of each position */
     size_t n, cap, games;
+    bool keep_hce;
 } PosSet;
 
-static bool posset_push(PosSet *s, const TrainPos *p)
+static bool posset_push(PosSet *s, const TrainPos *p, const Position *pos)
 {
     if (s->n == s->cap) {
         size_t cap = s->cap ? s->cap * 2 : 1 << 16;
         TrainPos *q = realloc(s->pos, cap * sizeof *q);
         if (!q)
             return false;
-        s->pos = q, s->cap = cap;
+        s->pos = q;
+        if (s->keep_hce) {
+            int16_t *h = realloc(s->hce, cap * sizeof *h);
+            if (!h)
+                return false;
+            s->hce = h;
+        }
+        s->cap = cap;
+    }
+    if (s->keep_hce) {
+        int v = eval_position(pos, NULL);
+        s->hce[s->n] = (int16_t)(v > INT16_MAX ? INT16_MAX : v < -INT16_MAX ? -INT16_MAX : v);
     }
     s->pos[s->n++] = *p;
     return true;
+}
+
+/* The loss of the hand-crafted evaluation on the validation positions, the
+ * net's loss there taken as the net's output: the bar a net must pass to
+ * predict the searches' scores and the results better than it. */
+static double hce_loss(const PosSet *val, double scale)
+{
+    double sum = 0;
+    for (size_t i = 0; i < val->n; i++) {
+        double d = 1 / (1 + exp(-val->hce[i] / scale)) - val->pos[i].target;
+        sum += d * d;
+    }
+    return val->n ? sum / (double)val->n : 0;
 }
 
 /* Whether game `number` of file `file` is held out: a hash of the two, so a
@@ -244,7 +276,8 @@ static int load_data(const Options *o, PosSet *train, PosSet *val)
             VfPosition p;
             while (train->n + val->n < limit && vf_next_position(r, &filter, &p)) {
                 TrainPos tp;
-                if (train_pos_make(p.pos, p.score, p.result, &tp) && !posset_push(set, &tp)) {
+                if (train_pos_make(p.pos, p.score, p.result, &tp)
+                    && !posset_push(set, &tp, p.pos)) {
                     status = bad("out of memory after %zu positions", train->n + val->n);
                     break;
                 }
@@ -285,6 +318,14 @@ static void make_perm(uint32_t *perm, size_t n, uint64_t seed, uint64_t pass)
     }
 }
 
+/* Whether the position drawn at `stream` is mirrored: a hash of the seed and
+ * the stream's index, so a resumed run draws the same. */
+static bool mirrored(uint64_t seed, uint64_t stream, double share)
+{
+    uint64_t s = seed * 0x9E3779B97F4A7C15ull ^ stream;
+    return share > 0 && rand_unit(&s) < share;
+}
+
 /* ---- The program: checkpoint -------------------------------------------- */
 
 /* What a run depends on: a checkpoint resumes only a run with the same. */
@@ -293,7 +334,7 @@ typedef struct {
     int32_t hidden, epochs, lr_step, scale;
     int64_t batch, epoch_size, max_positions, train_n, val_n;
     uint64_t seed, data_hash;
-    double lr, lr_end, lr_gamma, wd, wdl, val;
+    double lr, lr_end, lr_gamma, wd, wdl, val, mirror;
 } Settings;
 
 typedef struct {
@@ -304,7 +345,7 @@ typedef struct {
     uint64_t rng;    /* unused: each pass's order comes from (seed, pass) */
 } State;
 
-static const char CkptMagic[8] = "RKTRCK1";
+static const char CkptMagic[8] = "RKTRCK2";
 
 static void settings_make(Settings *s, const Options *o, int scale, const PosSet *train,
                           const PosSet *val)
@@ -316,7 +357,7 @@ static void settings_make(Settings *s, const Options *o, int scale, const PosSet
     s->train_n = (int64_t)train->n, s->val_n = (int64_t)val->n;
     s->seed = o->seed, s->data_hash = data_hash(train) ^ (data_hash(val) * 31);
     s->lr = o->lr, s->lr_end = o->lr_end, s->lr_gamma = o->lr_gamma, s->wd = o->wd;
-    s->wdl = o->wdl, s->val = o->val;
+    s->wdl = o->wdl, s->val = o->val, s->mirror = o->mirror;
 }
 
 /* The first setting that differs, written to buf; false when none does. */
@@ -344,6 +385,7 @@ static bool settings_differ(const Settings *a, const Settings *b, char *buf, siz
     CMP_D(wdl, "--wdl")
     CMP_I(scale, "scale")
     CMP_D(val, "--val")
+    CMP_D(mirror, "--mirror")
     CMP_I(seed, "--seed")
     CMP_I(max_positions, "--max-positions")
     CMP_I(train_n, "training positions")
@@ -447,15 +489,18 @@ typedef struct {
     TrainOpt net;
     uint32_t *perm;
     const TrainPos **batch;
+    TrainPos *copy; /* the batch's positions, some with TRAIN_MIRROR */
 } Run;
 
 static void run_free(Run *r)
 {
     free(r->train.pos);
     free(r->val.pos);
+    free(r->val.hce);
     train_opt_free(&r->net);
     free(r->perm);
     free(r->batch);
+    free(r->copy);
 }
 
 static int train_run(Run *r, double t_start)
@@ -466,6 +511,7 @@ static int train_run(Run *r, double t_start)
         return bad("cannot make the directory %s: %s", o->out, strerror(errno));
 
     /* 1. The data: training and validation positions, by game. */
+    r->val.keep_hce = true;
     int status = load_data(o, &r->train, &r->val);
     if (status)
         return status;
@@ -513,15 +559,18 @@ static int train_run(Run *r, double t_start)
     uint64_t steps = (esize + batch - 1) / batch, total = steps * (uint64_t)o->epochs;
     r->perm = malloc(n * sizeof *r->perm);
     r->batch = calloc(batch, sizeof(const TrainPos *));
-    if (!r->perm || !r->batch)
+    r->copy = calloc(batch, sizeof(TrainPos));
+    if (!r->perm || !r->batch || !r->copy)
         return bad("out of memory");
     printf("hidden %d, epochs %d of %llu positions, batch %llu (%llu steps each), lr %g -> %g "
-           "(%s), wd %g, wdl %g, threads %d, seed %llu, simd %s\n",
+           "(%s), wd %g, wdl %g, mirror %g, threads %d, seed %llu, simd %s\n",
            o->hidden, o->epochs, (unsigned long long)esize, (unsigned long long)batch,
            (unsigned long long)steps, o->lr,
            learning_rate(o, o->epochs, total ? total - 1 : 0, total),
-           o->lr_step ? "step" : "cosine", o->wd, o->wdl, o->threads, (unsigned long long)o->seed,
-           train_simd_name());
+           o->lr_step ? "step" : "cosine", o->wd, o->wdl, o->mirror, o->threads,
+           (unsigned long long)o->seed, train_simd_name());
+    printf("the hand-crafted evaluation's loss on the validation positions: %.6f\n",
+           hce_loss(&r->val, scale));
     if (st.epoch == 0)
         printf("epoch 0  validation %.6f\n",
                train_net_loss(&r->net.net, r->val.pos, r->val.n, o->threads));
@@ -537,7 +586,10 @@ static int train_run(Run *r, double t_start)
             for (size_t i = 0; i < nb; i++, st.stream++) {
                 if (st.stream / n != pass)
                     pass = st.stream / n, make_perm(r->perm, n, o->seed, pass);
-                r->batch[i] = &r->train.pos[r->perm[st.stream % n]];
+                r->copy[i] = r->train.pos[r->perm[st.stream % n]];
+                if (mirrored(o->seed, st.stream, o->mirror))
+                    r->copy[i].stm |= TRAIN_MIRROR;
+                r->batch[i] = &r->copy[i];
             }
             lr = learning_rate(o, epoch, st.step, total);
             loss += train_opt_step(&r->net, r->batch, nb, lr, o->wd);

@@ -109,6 +109,24 @@ Test(train, features_and_target)
     cr_assert_eq(nstm[1], 0 * 64 + SQ_D2);
     cr_assert_eq(nstm[2], 384 + 5 * 64 + SQ_E8);
     cr_assert_float_eq(train_target(&p, 100, 0.25), 0.75 / (1 + exp(-0.5)), 1e-6);
+
+    /* Mirrored (TRAIN_MIRROR), the features are those of the board with
+     * files a and h swapped: here 3k4/8/8/8/8/8/4P3/3K4 b, whose squares in
+     * order are d1, e2, d8. */
+    TrainPos m = p;
+    m.stm |= TRAIN_MIRROR;
+    uint16_t mstm[32], mnstm[32];
+    cr_assert_eq(train_pos_features(&m, mstm, mnstm), 3);
+    Position mpos;
+    cr_assert(pos_set_fen(&mpos, "3k4/8/8/8/8/8/4P3/3K4 b - - 0 1", false, err, sizeof err));
+    TrainPos q;
+    cr_assert(train_pos_make(&mpos, 50, 0, &q));
+    cr_assert_eq(train_pos_features(&q, stm, nstm), 3);
+    for (int i = 0; i < 3; i++) {
+        cr_assert_eq(mstm[i], stm[i], "feature %d of the side to move", i);
+        cr_assert_eq(mnstm[i], nstm[i], "feature %d of the other side", i);
+    }
+    cr_assert_eq(mstm[2], 5 * 64 + (SQ_D8 ^ 56));
 }
 
 Test(train, forward_matches_reference)
