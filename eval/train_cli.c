@@ -341,8 +341,8 @@ typedef struct {
     uint32_t epoch; /* epochs done */
     uint32_t reserved;
     uint64_t step;   /* AdamW steps taken */
-    uint64_t stream; /* positions of the shuffled stream consumed (pass = stream / n) */
-    uint64_t rng;    /* unused: each pass's order comes from (seed, pass) */
+    uint64_t stream; /* positions of the shuffled stream consumed (pass = stream / n); each
+                      * pass's order comes from (seed, pass), so nothing else is kept */
 } State;
 
 static const char CkptMagic[8] = "RKTRCK2";
