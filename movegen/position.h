@@ -9,6 +9,7 @@
 
 #include "attacks.h"
 #include "move.h"
+#include "zobrist.h"
 
 /* States kept per Position: the game history (compacted when it grows long;
  * older states cannot matter for repetition after the last irreversible move)
@@ -120,6 +121,21 @@ static inline bool pos_is_capture(const Position *pos, move_t m)
 {
     return (pos->board[move_to(m)] != NO_PIECE && move_kind(m) != MOVE_CASTLING)
            || move_kind(m) == MOVE_EN_PASSANT;
+}
+/* The key after m, for prefetching the table's bucket before the move is
+ * made: exact for a move or capture by a piece that changes no castling
+ * right and makes no e.p. right, the usual case; castling, e.p.,
+ * promotions and changed rights give another key (a prefetch of the wrong
+ * bucket costs nothing but the prefetch). */
+static inline uint64_t pos_key_after(const Position *pos, move_t m)
+{
+    const int from = move_from(m), to = move_to(m), piece = pos->board[from];
+    uint64_t k = pos_key(pos) ^ ZobSide ^ ZobPiece[piece][from] ^ ZobPiece[piece][to];
+    if (pos->board[to] != NO_PIECE)
+        k ^= ZobPiece[pos->board[to]][to];
+    if (pos_st(pos)->ep_legal)
+        k ^= ZobEp[pos_st(pos)->ep & 7];
+    return k;
 }
 
 #endif

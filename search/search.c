@@ -298,7 +298,7 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta)
         ss->move = m;
         ss->quiet = false;
         ss->cont = &t->hist.continuation[pos->board[move_from(m)]][move_to(m)];
-        tt_table_prefetch(&s->tt, pos_key(pos));
+        tt_table_prefetch(&s->tt, pos_key_after(pos, m));
         make_move(t, pos, m);
         int score = -qsearch(t, ss + 1, -beta, -alpha);
         unmake_move(t, pos, m);
@@ -533,7 +533,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         ss->move = m;
         ss->quiet = quiet;
         ss->cont = &t->hist.continuation[pc][move_to(m)];
-        tt_table_prefetch(&s->tt, pos_key(pos));
+        tt_table_prefetch(&s->tt, pos_key_after(pos, m));
         const uint64_t nodes_before = root ? atomic_load_explicit(&t->nodes, memory_order_relaxed)
                                            : 0;
         make_move(t, pos, m);

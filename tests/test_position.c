@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "../movegen/movegen.h"
+#include "../movegen/notation.h"
 #include "../movegen/util.h"
 
 static void setup(void) { movegen_init(); }
@@ -64,6 +65,44 @@ Test(position, consistent_along_random_games, .timeout = 120)
             }
             free(pos);
         }
+}
+
+/* pos_key_after (the search's prefetch) gives the key the move makes
+ * whenever it is meant to: a normal move or capture that changes no castling
+ * right and leaves no e.p. capture; on random games from every start. */
+Test(position, key_after_is_the_key_made, .timeout = 60)
+{
+    uint64_t rng = 0xAF7E2;
+    int exact = 0;
+    for (int fi = 0; fi < (int)(sizeof Fens / sizeof Fens[0]); fi++)
+        for (int game = 0; game < 4; game++) {
+            Position *pos = new_position(fi);
+            for (int ply = 0; ply < 160; ply++) {
+                MoveList list;
+                gen_legal(pos, &list);
+                if (!list.count)
+                    break;
+                for (int i = 0; i < list.count; i++) {
+                    const move_t m = list.moves[i];
+                    const uint64_t predicted = pos_key_after(pos, m);
+                    const uint8_t rights = pos_st(pos)->castling;
+                    pos_make_move(pos, m);
+                    if (move_kind(m) == MOVE_NORMAL && pos_st(pos)->castling == rights
+                        && !pos_st(pos)->ep_legal) {
+                        char uci[8];
+                        pos_unmake_move(pos, m);
+                        move_to_uci(pos, m, uci);
+                        pos_make_move(pos, m);
+                        cr_assert_eq(predicted, pos_key(pos), "%s: %s", Fens[fi].fen, uci);
+                        exact++;
+                    }
+                    pos_unmake_move(pos, m);
+                }
+                pos_make_game_move(pos, list.moves[rng_next(&rng) % (uint64_t)list.count]);
+            }
+            free(pos);
+        }
+    cr_assert_gt(exact, 10000, "only %d moves checked", exact);
 }
 
 /* A fresh middlegame position (kiwipete: castling rights, pawns, every
