@@ -298,12 +298,43 @@ bool pos_is_legal(const Position *pos, move_t m)
     return !(st->pinned & sq_bb(from)) || aligned(ksq, from, to);
 }
 
+/* A normal move or a promotion: the usual case, with the lookups only where
+ * a check is possible at all. */
+static bool gives_check_simple(const Position *pos, int from, int to, int pt, int ksq)
+{
+    const int us = pos->side;
+    const bitboard_t occ = (pos_occupied(pos) ^ sq_bb(from)) | sq_bb(to);
+    /* Direct check: a slider's only when the king is on one of its lines. */
+    if (pt == PAWN) {
+        if (pawn_attacks(us, to) & sq_bb(ksq))
+            return true;
+    } else if (pt == KNIGHT) {
+        if (knight_attacks(to) & sq_bb(ksq))
+            return true;
+    } else if (pt != KING && line_bb(to, ksq) && (piece_attacks(pt, to, occ) & sq_bb(ksq)))
+        return true;
+    /* Discovered check: only when the piece leaves a line through the king
+     * (staying on it, it still blocks: no piece jumps a slider on a line). */
+    const bitboard_t line = line_bb(ksq, from);
+    if (!line || (line & sq_bb(to)))
+        return false;
+    const bitboard_t ours = pos->by_color[us] ^ sq_bb(from);
+    if (file_of(ksq) == file_of(from) || rank_of(ksq) == rank_of(from))
+        return rook_attacks(ksq, occ) & ours & (pos->by_type[ROOK] | pos->by_type[QUEEN]);
+    return bishop_attacks(ksq, occ) & ours & (pos->by_type[BISHOP] | pos->by_type[QUEEN]);
+}
+
 bool pos_gives_check(const Position *pos, move_t m)
 {
     const int us = pos->side, them = !us;
     const int from = move_from(m), to = move_to(m), kind = move_kind(m);
     const int ksq = pos_king_sq(pos, them);
     int pt = piece_type(pos->board[from]);
+    if (kind == MOVE_NORMAL)
+        return gives_check_simple(pos, from, to, pt, ksq);
+    if (kind == MOVE_PROMOTION)
+        return gives_check_simple(pos, from, to, move_promo(m), ksq);
+    /* Castling and e.p.: the general way. */
     bitboard_t occ = pos_occupied(pos) ^ sq_bb(from);
     bitboard_t movers = pos->by_color[us] ^ sq_bb(from);
     int dest = to;

@@ -105,6 +105,61 @@ Test(position, key_after_is_the_key_made, .timeout = 60)
     cr_assert_gt(exact, 10000, "only %d moves checked", exact);
 }
 
+/* pos_gives_check (the search's pruning asks it of quiet moves) says what
+ * making the move does, for every legal move along random games: direct and
+ * discovered checks, castling (the rook's check, Chess960 too), e.p. (a
+ * discovered check through the captured pawn's square) and promotions. */
+Test(position, gives_check_is_what_the_move_does, .timeout = 60)
+{
+    static const char *const Extra[] = {
+        /* exd6 e.p. opens the bishop's diagonal a2-g8 through d5. */
+        "6k1/8/8/3pP3/8/8/B7/4K3 w - d6 0 1",
+        /* Promotions with check along the back rank, O-O-O with the rook's check. */
+        "3k4/1P4P1/8/8/8/8/8/R3K2R w KQ - 0 1",
+        /* Castling onto the rook's square with check (Chess960). */
+        "5k2/8/8/8/8/8/8/4K1R1 w G - 0 1",
+    };
+    uint64_t rng = 0xC4EC;
+    int checks = 0, moves = 0;
+    const int nfens = (int)(sizeof Fens / sizeof Fens[0]), nextra = 3;
+    for (int fi = 0; fi < nfens + nextra; fi++)
+        for (int game = 0; game < 4; game++) {
+            Position *pos;
+            if (fi < nfens)
+                pos = new_position(fi);
+            else {
+                pos = calloc(1, sizeof *pos);
+                cr_assert_not_null(pos);
+                char err[256];
+                cr_assert(pos_set_fen(pos, Extra[fi - nfens], fi == nfens + 2, err, sizeof err),
+                          "%s", err);
+            }
+            for (int ply = 0; ply < 160; ply++) {
+                MoveList list;
+                gen_legal(pos, &list);
+                if (!list.count)
+                    break;
+                for (int i = 0; i < list.count; i++) {
+                    const move_t m = list.moves[i];
+                    char uci[8];
+                    move_to_uci(pos, m, uci);
+                    const bool said = pos_gives_check(pos, m);
+                    pos_make_move(pos, m);
+                    const bool check = pos_in_check(pos);
+                    pos_unmake_move(pos, m);
+                    char fen[128];
+                    pos_get_fen(pos, fen, sizeof fen);
+                    cr_assert_eq(said, check, "%s: %s gives check: said %d", fen, uci, said);
+                    checks += check;
+                    moves++;
+                }
+                pos_make_game_move(pos, list.moves[rng_next(&rng) % (uint64_t)list.count]);
+            }
+            free(pos);
+        }
+    cr_assert_gt(checks, 500, "only %d checking moves of %d", checks, moves);
+}
+
 /* A fresh middlegame position (kiwipete: castling rights, pawns, every
  * piece type) for each corruption. */
 static Position *corruptible(void)
