@@ -12,7 +12,7 @@
 
 static void setup(void) { movegen_init(); }
 
-TestSuite(position, .init = setup);
+TestSuite(position, .init = setup, .timeout = 120);
 
 static const struct {
     const char *fen;
@@ -34,7 +34,7 @@ static Position *new_position(int fi)
     return pos;
 }
 
-Test(position, consistent_along_random_games, .timeout = 120)
+Test(position, consistent_along_random_games)
 {
     uint64_t rng = 0x5E1FC4EC;
     const int nfens = (int)(sizeof Fens / sizeof Fens[0]);
@@ -70,7 +70,7 @@ Test(position, consistent_along_random_games, .timeout = 120)
 /* pos_key_after (the search's prefetch) gives the key the move makes
  * whenever it is meant to: a normal move or capture that changes no castling
  * right and leaves no e.p. capture; on random games from every start. */
-Test(position, key_after_is_the_key_made, .timeout = 60)
+Test(position, key_after_is_the_key_made)
 {
     uint64_t rng = 0xAF7E2;
     int exact = 0;
@@ -109,7 +109,7 @@ Test(position, key_after_is_the_key_made, .timeout = 60)
  * making the move does, for every legal move along random games: direct and
  * discovered checks, castling (the rook's check, Chess960 too), e.p. (a
  * discovered check through the captured pawn's square) and promotions. */
-Test(position, gives_check_is_what_the_move_does, .timeout = 60)
+Test(position, gives_check_is_what_the_move_does)
 {
     static const char *const Extra[] = {
         /* exd6 e.p. opens the bishop's diagonal a2-g8 through d5. */
