@@ -25,83 +25,99 @@ static const struct {
     {"bqnb1rkr/pp3ppp/3ppn2/2p5/5P2/P2P4/NPP1P1PP/BQ1BNRKR w HFhf - 2 9", true},
 };
 
-static Position *new_position(int fi)
+static Position *position_from(const char *fen, bool c960)
 {
     Position *pos = calloc(1, sizeof *pos);
     cr_assert_not_null(pos);
     char err[256];
-    cr_assert(pos_set_fen(pos, Fens[fi].fen, Fens[fi].c960, err, sizeof err), "%s", err);
+    cr_assert(pos_set_fen(pos, fen, c960, err, sizeof err), "%s", err);
     return pos;
+}
+
+static Position *new_position(int fi) { return position_from(Fens[fi].fen, Fens[fi].c960); }
+
+/* Called with every position of the walk below and its legal moves; the
+ * position must be left as it was given. */
+typedef void (*Visit)(Position *pos, const MoveList *legal, void *ctx);
+
+/* Four random games of at most 160 plies from fen (the moves drawn from
+ * *rng), visiting every position before its move is played. */
+static void walk_random_games(const char *fen, bool c960, uint64_t *rng, Visit visit, void *ctx)
+{
+    for (int game = 0; game < 4; game++) {
+        Position *pos = position_from(fen, c960);
+        for (int ply = 0; ply < 160; ply++) {
+            MoveList list;
+            gen_legal(pos, &list);
+            if (!list.count)
+                break;
+            visit(pos, &list, ctx);
+            pos_make_game_move(pos, list.moves[rng_next(rng) % (uint64_t)list.count]);
+        }
+        free(pos);
+    }
+}
+
+/* The same from each of Fens. */
+static void walk_from_every_start(uint64_t seed, Visit visit, void *ctx)
+{
+    uint64_t rng = seed;
+    for (size_t fi = 0; fi < sizeof Fens / sizeof Fens[0]; fi++)
+        walk_random_games(Fens[fi].fen, Fens[fi].c960, &rng, visit, ctx);
+}
+
+static void visit_consistent(Position *pos, const MoveList *legal, void *ctx)
+{
+    (void)ctx;
+    char fen[128];
+    pos_get_fen(pos, fen, sizeof fen);
+    cr_assert(pos_is_consistent(pos), "%s", fen);
+    for (int i = 0; i < legal->count; i++) {
+        pos_make_move(pos, legal->moves[i]);
+        cr_assert(pos_is_consistent(pos), "%s after move %04x", fen, legal->moves[i]);
+        pos_unmake_move(pos, legal->moves[i]);
+        cr_assert(pos_is_consistent(pos), "%s after unmaking %04x", fen, legal->moves[i]);
+    }
+    if (!pos_in_check(pos)) {
+        pos_make_null(pos);
+        cr_assert(pos_is_consistent(pos), "%s after a null move", fen);
+        pos_unmake_null(pos);
+        cr_assert(pos_is_consistent(pos), "%s after unmaking a null move", fen);
+    }
 }
 
 Test(position, consistent_along_random_games)
 {
-    uint64_t rng = 0x5E1FC4EC;
-    const int nfens = (int)(sizeof Fens / sizeof Fens[0]);
-    for (int fi = 0; fi < nfens; fi++)
-        for (int game = 0; game < 4; game++) {
-            Position *pos = new_position(fi);
-            cr_assert(pos_is_consistent(pos), "%s", Fens[fi].fen);
-            for (int ply = 0; ply < 160; ply++) {
-                MoveList list;
-                gen_legal(pos, &list);
-                if (!list.count)
-                    break;
-                char fen[128];
-                pos_get_fen(pos, fen, sizeof fen);
-                for (int i = 0; i < list.count; i++) {
-                    pos_make_move(pos, list.moves[i]);
-                    cr_assert(pos_is_consistent(pos), "%s after move %04x", fen, list.moves[i]);
-                    pos_unmake_move(pos, list.moves[i]);
-                    cr_assert(pos_is_consistent(pos), "%s after unmaking %04x", fen, list.moves[i]);
-                }
-                if (!pos_in_check(pos)) {
-                    pos_make_null(pos);
-                    cr_assert(pos_is_consistent(pos), "%s after a null move", fen);
-                    pos_unmake_null(pos);
-                    cr_assert(pos_is_consistent(pos), "%s after unmaking a null move", fen);
-                }
-                pos_make_game_move(pos, list.moves[rng_next(&rng) % (uint64_t)list.count]);
-            }
-            free(pos);
-        }
+    walk_from_every_start(0x5E1FC4EC, visit_consistent, NULL);
 }
 
 /* pos_key_after (the search's prefetch) gives the key the move makes
  * whenever it is meant to: a normal move or capture that changes no castling
  * right and leaves no e.p. capture; on random games from every start. */
+static void visit_key_after(Position *pos, const MoveList *legal, void *ctx)
+{
+    int *exact = ctx;
+    for (int i = 0; i < legal->count; i++) {
+        const move_t m = legal->moves[i];
+        const uint64_t predicted = pos_key_after(pos, m);
+        const uint8_t rights = pos_st(pos)->castling;
+        char uci[8], fen[128];
+        move_to_uci(pos, m, uci);
+        pos_get_fen(pos, fen, sizeof fen);
+        pos_make_move(pos, m);
+        if (move_kind(m) == MOVE_NORMAL && pos_st(pos)->castling == rights
+            && !pos_st(pos)->ep_legal) {
+            cr_assert_eq(predicted, pos_key(pos), "%s: %s", fen, uci);
+            (*exact)++;
+        }
+        pos_unmake_move(pos, m);
+    }
+}
+
 Test(position, key_after_is_the_key_made)
 {
-    uint64_t rng = 0xAF7E2;
     int exact = 0;
-    for (int fi = 0; fi < (int)(sizeof Fens / sizeof Fens[0]); fi++)
-        for (int game = 0; game < 4; game++) {
-            Position *pos = new_position(fi);
-            for (int ply = 0; ply < 160; ply++) {
-                MoveList list;
-                gen_legal(pos, &list);
-                if (!list.count)
-                    break;
-                for (int i = 0; i < list.count; i++) {
-                    const move_t m = list.moves[i];
-                    const uint64_t predicted = pos_key_after(pos, m);
-                    const uint8_t rights = pos_st(pos)->castling;
-                    pos_make_move(pos, m);
-                    if (move_kind(m) == MOVE_NORMAL && pos_st(pos)->castling == rights
-                        && !pos_st(pos)->ep_legal) {
-                        char uci[8];
-                        pos_unmake_move(pos, m);
-                        move_to_uci(pos, m, uci);
-                        pos_make_move(pos, m);
-                        cr_assert_eq(predicted, pos_key(pos), "%s: %s", Fens[fi].fen, uci);
-                        exact++;
-                    }
-                    pos_unmake_move(pos, m);
-                }
-                pos_make_game_move(pos, list.moves[rng_next(&rng) % (uint64_t)list.count]);
-            }
-            free(pos);
-        }
+    walk_from_every_start(0xAF7E2, visit_key_after, &exact);
     cr_assert_gt(exact, 10000, "only %d moves checked", exact);
 }
 
@@ -109,55 +125,47 @@ Test(position, key_after_is_the_key_made)
  * making the move does, for every legal move along random games: direct and
  * discovered checks, castling (the rook's check, Chess960 too), e.p. (a
  * discovered check through the captured pawn's square) and promotions. */
+typedef struct {
+    int checks, moves;
+} CheckCount;
+
+static void visit_gives_check(Position *pos, const MoveList *legal, void *ctx)
+{
+    CheckCount *count = ctx;
+    for (int i = 0; i < legal->count; i++) {
+        const move_t m = legal->moves[i];
+        char uci[8], fen[128];
+        move_to_uci(pos, m, uci);
+        pos_get_fen(pos, fen, sizeof fen);
+        const bool said = pos_gives_check(pos, m);
+        pos_make_move(pos, m);
+        const bool check = pos_in_check(pos);
+        pos_unmake_move(pos, m);
+        cr_assert_eq(said, check, "%s: %s gives check: said %d", fen, uci, said);
+        count->checks += check;
+        count->moves++;
+    }
+}
+
 Test(position, gives_check_is_what_the_move_does)
 {
-    static const char *const Extra[] = {
+    static const struct {
+        const char *fen;
+        bool c960;
+    } Extra[] = {
         /* exd6 e.p. opens the bishop's diagonal a2-g8 through d5. */
-        "6k1/8/8/3pP3/8/8/B7/4K3 w - d6 0 1",
+        {"6k1/8/8/3pP3/8/8/B7/4K3 w - d6 0 1", false},
         /* Promotions with check along the back rank, O-O-O with the rook's check. */
-        "3k4/1P4P1/8/8/8/8/8/R3K2R w KQ - 0 1",
+        {"3k4/1P4P1/8/8/8/8/8/R3K2R w KQ - 0 1", false},
         /* Castling onto the rook's square with check (Chess960). */
-        "5k2/8/8/8/8/8/8/4K1R1 w G - 0 1",
+        {"5k2/8/8/8/8/8/8/4K1R1 w G - 0 1", true},
     };
+    CheckCount count = {0, 0};
+    walk_from_every_start(0xC4EC, visit_gives_check, &count);
     uint64_t rng = 0xC4EC;
-    int checks = 0, moves = 0;
-    const int nfens = (int)(sizeof Fens / sizeof Fens[0]), nextra = 3;
-    for (int fi = 0; fi < nfens + nextra; fi++)
-        for (int game = 0; game < 4; game++) {
-            Position *pos;
-            if (fi < nfens)
-                pos = new_position(fi);
-            else {
-                pos = calloc(1, sizeof *pos);
-                cr_assert_not_null(pos);
-                char err[256];
-                cr_assert(pos_set_fen(pos, Extra[fi - nfens], fi == nfens + 2, err, sizeof err),
-                          "%s", err);
-            }
-            for (int ply = 0; ply < 160; ply++) {
-                MoveList list;
-                gen_legal(pos, &list);
-                if (!list.count)
-                    break;
-                for (int i = 0; i < list.count; i++) {
-                    const move_t m = list.moves[i];
-                    char uci[8];
-                    move_to_uci(pos, m, uci);
-                    const bool said = pos_gives_check(pos, m);
-                    pos_make_move(pos, m);
-                    const bool check = pos_in_check(pos);
-                    pos_unmake_move(pos, m);
-                    char fen[128];
-                    pos_get_fen(pos, fen, sizeof fen);
-                    cr_assert_eq(said, check, "%s: %s gives check: said %d", fen, uci, said);
-                    checks += check;
-                    moves++;
-                }
-                pos_make_game_move(pos, list.moves[rng_next(&rng) % (uint64_t)list.count]);
-            }
-            free(pos);
-        }
-    cr_assert_gt(checks, 500, "only %d checking moves of %d", checks, moves);
+    for (size_t i = 0; i < sizeof Extra / sizeof Extra[0]; i++)
+        walk_random_games(Extra[i].fen, Extra[i].c960, &rng, visit_gives_check, &count);
+    cr_assert_gt(count.checks, 500, "only %d checking moves of %d", count.checks, count.moves);
 }
 
 /* A fresh middlegame position (kiwipete: castling rights, pawns, every
