@@ -124,7 +124,7 @@ Test(uci, handshake_lists_every_option)
         "option name UCI_LimitStrength type check default false",
         "option name UCI_Elo type spin default 1500 min 1000 max 2800",
         "option name Skill Seed type spin default 0 min 0 max 2147483647",
-        "option name EvalFile type string default <hand-crafted>",
+        "option name EvalFile type string default <built-in>",
     };
     Engine *e = eng_start();
     eng_send(e, "uci");
