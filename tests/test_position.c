@@ -59,11 +59,10 @@ static void walk_random_games(const char *fen, bool c960, uint64_t *rng, Visit v
 }
 
 /* The same from each of Fens. */
-static void walk_from_every_start(uint64_t seed, Visit visit, void *ctx)
+static void walk_from_every_start(uint64_t *rng, Visit visit, void *ctx)
 {
-    uint64_t rng = seed;
     for (size_t fi = 0; fi < sizeof Fens / sizeof Fens[0]; fi++)
-        walk_random_games(Fens[fi].fen, Fens[fi].c960, &rng, visit, ctx);
+        walk_random_games(Fens[fi].fen, Fens[fi].c960, rng, visit, ctx);
 }
 
 static void visit_consistent(Position *pos, const MoveList *legal, void *ctx)
@@ -88,7 +87,8 @@ static void visit_consistent(Position *pos, const MoveList *legal, void *ctx)
 
 Test(position, consistent_along_random_games)
 {
-    walk_from_every_start(0x5E1FC4EC, visit_consistent, NULL);
+    uint64_t rng = 0x5E1FC4EC;
+    walk_from_every_start(&rng, visit_consistent, NULL);
 }
 
 /* pos_key_after (the search's prefetch) gives the key the move makes
@@ -97,13 +97,14 @@ Test(position, consistent_along_random_games)
 static void visit_key_after(Position *pos, const MoveList *legal, void *ctx)
 {
     int *exact = ctx;
+    char fen[128];
+    pos_get_fen(pos, fen, sizeof fen);
     for (int i = 0; i < legal->count; i++) {
         const move_t m = legal->moves[i];
         const uint64_t predicted = pos_key_after(pos, m);
         const uint8_t rights = pos_st(pos)->castling;
-        char uci[8], fen[128];
+        char uci[8];
         move_to_uci(pos, m, uci);
-        pos_get_fen(pos, fen, sizeof fen);
         pos_make_move(pos, m);
         if (move_kind(m) == MOVE_NORMAL && pos_st(pos)->castling == rights
             && !pos_st(pos)->ep_legal) {
@@ -117,7 +118,8 @@ static void visit_key_after(Position *pos, const MoveList *legal, void *ctx)
 Test(position, key_after_is_the_key_made)
 {
     int exact = 0;
-    walk_from_every_start(0xAF7E2, visit_key_after, &exact);
+    uint64_t rng = 0xAF7E2;
+    walk_from_every_start(&rng, visit_key_after, &exact);
     cr_assert_gt(exact, 10000, "only %d moves checked", exact);
 }
 
@@ -132,11 +134,12 @@ typedef struct {
 static void visit_gives_check(Position *pos, const MoveList *legal, void *ctx)
 {
     CheckCount *count = ctx;
+    char fen[128];
+    pos_get_fen(pos, fen, sizeof fen);
     for (int i = 0; i < legal->count; i++) {
         const move_t m = legal->moves[i];
-        char uci[8], fen[128];
+        char uci[8];
         move_to_uci(pos, m, uci);
-        pos_get_fen(pos, fen, sizeof fen);
         const bool said = pos_gives_check(pos, m);
         pos_make_move(pos, m);
         const bool check = pos_in_check(pos);
@@ -161,8 +164,8 @@ Test(position, gives_check_is_what_the_move_does)
         {"5k2/8/8/8/8/8/8/4K1R1 w G - 0 1", true},
     };
     CheckCount count = {0, 0};
-    walk_from_every_start(0xC4EC, visit_gives_check, &count);
-    uint64_t rng = 0xC4EC;
+    uint64_t rng = 0xC4EC; /* one stream through Fens and then Extra */
+    walk_from_every_start(&rng, visit_gives_check, &count);
     for (size_t i = 0; i < sizeof Extra / sizeof Extra[0]; i++)
         walk_random_games(Extra[i].fen, Extra[i].c960, &rng, visit_gives_check, &count);
     cr_assert_gt(count.checks, 500, "only %d checking moves of %d", count.checks, count.moves);
