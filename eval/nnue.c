@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../movegen/bitboard.h"
 #include "../movegen/score.h"
 
 #if defined(__AVX512BW__) || defined(__AVX2__)
@@ -25,8 +26,9 @@ _Static_assert(H % 32 == 0, "the SIMD loops take 32 values at a time");
 struct NnueNet {
     _Alignas(64) int16_t ft_weight[NNUE_INPUTS][H];
     _Alignas(64) int16_t ft_bias[H];
-    _Alignas(64) int16_t out_weight[2 * H];
-    int32_t out_bias;
+    _Alignas(64) int16_t out_weight[NNUE_MAX_BUCKETS][2 * H];
+    int32_t out_bias[NNUE_MAX_BUCKETS];
+    int buckets;
     int scale;
 };
 
@@ -60,9 +62,22 @@ NnueNet *nnue_net_load(const uint8_t *data, size_t size, char *err, size_t errle
     uint32_t version = read_u32(data + 4), inputs = read_u32(data + 8),
              hidden = read_u32(data + 12), qa = read_u32(data + 16), qb = read_u32(data + 20);
     int32_t scale = (int32_t)read_u32(data + 24);
-    if (version != NNUE_VERSION) {
-        snprintf(err, errlen, "format version %u, this build reads version %d", version,
+    uint32_t buckets = read_u32(data + 28);
+    if (version != 1 && version != NNUE_VERSION) {
+        snprintf(err, errlen, "format version %u, this build reads versions 1 and %d", version,
                  NNUE_VERSION);
+        return NULL;
+    }
+    if (version == 1 && buckets != 0) {
+        snprintf(err, errlen, "a version 1 net with %u in the header's reserved field (must be 0)",
+                 buckets);
+        return NULL;
+    }
+    if (version == 1)
+        buckets = 1;
+    if (buckets < 1 || buckets > NNUE_MAX_BUCKETS) {
+        snprintf(err, errlen, "%u output buckets, this build reads 1 to %d", buckets,
+                 NNUE_MAX_BUCKETS);
         return NULL;
     }
     if (inputs != NNUE_INPUTS || hidden != H || qa != NNUE_QA || qb != NNUE_QB) {
@@ -75,9 +90,9 @@ NnueNet *nnue_net_load(const uint8_t *data, size_t size, char *err, size_t errle
         snprintf(err, errlen, "scale %d out of range (1..10000)", (int)scale);
         return NULL;
     }
-    if (size != nnue_file_size(H)) {
-        snprintf(err, errlen, "%zu bytes, a %d -> %d net has %zu", size, NNUE_INPUTS, H,
-                 nnue_file_size(H));
+    if (size != nnue_file_size(H, buckets)) {
+        snprintf(err, errlen, "%zu bytes, a %d -> %d net with %u output buckets has %zu", size,
+                 NNUE_INPUTS, H, buckets, nnue_file_size(H, buckets));
         return NULL;
     }
     if (nnue_checksum(data, size - 4) != read_u32(data + size - 4)) {
@@ -92,14 +107,16 @@ NnueNet *nnue_net_load(const uint8_t *data, size_t size, char *err, size_t errle
     const uint8_t *p = data + NNUE_HEADER_SIZE;
     bool ok = read_table(&p, &net->ft_weight[0][0], (size_t)NNUE_INPUTS * H, FT_LIMIT)
               && read_table(&p, net->ft_bias, H, FT_LIMIT)
-              && read_table(&p, net->out_weight, (size_t)2 * H, NNUE_WEIGHT_LIMIT);
+              && read_table(&p, &net->out_weight[0][0], (size_t)buckets * 2 * H, NNUE_WEIGHT_LIMIT);
     if (!ok) {
         snprintf(err, errlen, "a weight beyond the format's range (feature %d, output %d)",
                  FT_LIMIT, NNUE_WEIGHT_LIMIT);
         free(net);
         return NULL;
     }
-    net->out_bias = (int32_t)read_u32(p);
+    for (uint32_t k = 0; k < buckets; k++, p += 4)
+        net->out_bias[k] = (int32_t)read_u32(p);
+    net->buckets = (int)buckets;
     net->scale = scale;
     return net;
 }
@@ -111,8 +128,8 @@ NnueNet *nnue_net_load_file(const char *path, char *err, size_t errlen)
         snprintf(err, errlen, "%s: %s", path, strerror(errno));
         return NULL;
     }
-    /* A valid file has exactly this size: read one byte more to tell. */
-    size_t want = nnue_file_size(H);
+    /* A valid file has at most this size: read one byte more to tell. */
+    size_t want = nnue_file_size(H, NNUE_MAX_BUCKETS);
     uint8_t *buf = malloc(want + 1);
     if (!buf) {
         fclose(f);
@@ -292,10 +309,12 @@ static int32_t screlu_dot(const int16_t *a, const int16_t *w)
 #endif
 }
 
-static int output(const NnueNet *net, const int16_t *us, const int16_t *them)
+static int output(const NnueNet *net, const Position *pos, const int16_t *us, const int16_t *them)
 {
-    int64_t sum = (int64_t)screlu_dot(us, net->out_weight) + screlu_dot(them, net->out_weight + H);
-    int64_t y = sum / NNUE_QA + net->out_bias; /* y * QA * QB */
+    const int k = nnue_bucket(popcount(pos_occupied(pos)), net->buckets);
+    const int16_t *w = net->out_weight[k];
+    int64_t sum = (int64_t)screlu_dot(us, w) + screlu_dot(them, w + H);
+    int64_t y = sum / NNUE_QA + net->out_bias[k]; /* y * QA * QB */
     int64_t v = y * net->scale / ((int64_t)NNUE_QA * NNUE_QB);
     const int limit = SCORE_KNOWN_WIN - 1;
     return v > limit ? limit : v < -limit ? -limit : (int)v;
@@ -306,7 +325,7 @@ int nnue_evaluate(NnueStack *st, const Position *pos)
     bring_up_to_date(st, WHITE);
     bring_up_to_date(st, BLACK);
     const NnueAccumulator *a = &st->acc[st->top];
-    return output(st->net, a->v[pos->side], a->v[!pos->side]);
+    return output(st->net, pos, a->v[pos->side], a->v[!pos->side]);
 }
 
 int nnue_evaluate_scratch(const NnueNet *net, const Position *pos)
@@ -314,7 +333,7 @@ int nnue_evaluate_scratch(const NnueNet *net, const Position *pos)
     _Alignas(64) int16_t acc[COLOR_NB][H];
     refresh(net, pos, WHITE, acc[WHITE]);
     refresh(net, pos, BLACK, acc[BLACK]);
-    return output(net, acc[pos->side], acc[!pos->side]);
+    return output(net, pos, acc[pos->side], acc[!pos->side]);
 }
 
 bool nnue_check(NnueStack *st, const Position *pos)

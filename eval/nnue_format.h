@@ -2,12 +2,14 @@
  * (eval/nnue.c) and the trainer (eval/train.c): what one writes the other
  * reads.
  *
- * Architecture: (768 -> H) x 2 perspectives -> 1.
+ * Architecture: (768 -> H) x 2 perspectives -> B output buckets.
  *   input    one feature per (side relative to the perspective, piece type,
  *            square seen from the perspective): nnue_feature()
  *   hidden   one accumulator of H values per perspective, the sum of the
  *            feature weights of every piece plus the bias
- *   output   y = sum_i screlu(a_stm[i]) w[i] + sum_i screlu(a_other[i]) w[H+i] + b
+ *   bucket   k = nnue_bucket(pieces on the board, B): each bucket has its own
+ *            output weights and bias (B = 1: one output for every position)
+ *   output   y = sum_i screlu(a_stm[i]) w_k[i] + sum_i screlu(a_other[i]) w_k[H+i] + b_k
  *            screlu(x) = clamp(x, 0, 1)^2
  *   eval     y * scale centipawns (side to move's view); in training
  *            sigmoid(y) predicts the expected score, so `scale` is the
@@ -25,16 +27,17 @@
  *
  * File (little-endian), NNUE_HEADER_SIZE bytes of header, then the tables:
  *   u8  magic[4]   "RKNN"
- *   u32 version    NNUE_VERSION
+ *   u32 version    NNUE_VERSION (version 1 files, whose buckets field is 0
+ *                  and means one bucket, are read too)
  *   u32 inputs     NNUE_INPUTS
  *   u32 hidden     H (the engine accepts NNUE_HIDDEN only)
  *   u32 qa, qb     NNUE_QA, NNUE_QB
  *   i32 scale      centipawns per logit unit (1..10000)
- *   u32 reserved   0
+ *   u32 buckets    B, 1..NNUE_MAX_BUCKETS
  *   i16 ft_weight[NNUE_INPUTS][H]   feature-major
  *   i16 ft_bias[H]
- *   i16 out_weight[2 * H]           side to move's half first
- *   i32 out_bias
+ *   i16 out_weight[B][2 * H]        per bucket, side to move's half first
+ *   i32 out_bias[B]
  *   u32 checksum   FNV-1a (nnue_checksum) of every byte before it */
 #ifndef ROKADE_NNUE_FORMAT_H
 #define ROKADE_NNUE_FORMAT_H
@@ -52,15 +55,27 @@ enum {
     NNUE_INPUTS = 768,
     NNUE_QA = 255,
     NNUE_QB = 64,
-    NNUE_VERSION = 1,
+    NNUE_VERSION = 2,
     NNUE_HEADER_SIZE = 32,
     NNUE_WEIGHT_LIMIT = 127, /* |quantized output weight| <= this (and trainer's clip * QB) */
+    NNUE_MAX_BUCKETS = 8,
 };
 
-/* Bytes of a file with `hidden` accumulator values per perspective. */
-static inline size_t nnue_file_size(size_t hidden)
+/* Bytes of a file with `hidden` accumulator values per perspective and
+ * `buckets` outputs. */
+static inline size_t nnue_file_size(size_t hidden, size_t buckets)
 {
-    return NNUE_HEADER_SIZE + 2 * (NNUE_INPUTS * hidden + hidden + 2 * hidden) + 4 + 4;
+    return NNUE_HEADER_SIZE + 2 * (NNUE_INPUTS * hidden + hidden) + buckets * (2 * 2 * hidden + 4)
+           + 4;
+}
+
+/* The output bucket of a position with `pieces` pieces (kings included,
+ * 2..32) among `buckets`: equal ranges of the piece count, the fewest
+ * pieces in bucket 0. */
+static inline int nnue_bucket(int pieces, int buckets)
+{
+    int k = (pieces - 2) * buckets / 31;
+    return k < 0 ? 0 : k >= buckets ? buckets - 1 : k;
 }
 
 /* The input feature of `piece` on `sq` for perspective `persp` (a colour):

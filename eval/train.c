@@ -223,12 +223,18 @@ double train_fit_scale(const TrainPos *pos, size_t n, double *err)
 
 /* ---- The network -------------------------------------------------------- */
 
+/* Where the output weights start; the biases follow the last bucket's. */
 static size_t out_offset(size_t h) { return (size_t)(NNUE_INPUTS + 1) * h; }
-
-bool train_net_init(TrainNet *net, int hidden, uint64_t seed)
+static size_t out_bias_offset(const TrainNet *net)
 {
-    size_t n = out_offset((size_t)hidden) + 2 * (size_t)hidden + 1;
+    return out_offset((size_t)net->hidden) + 2 * (size_t)net->hidden * (size_t)net->buckets;
+}
+
+bool train_net_init(TrainNet *net, int hidden, int buckets, uint64_t seed)
+{
     net->hidden = hidden;
+    net->buckets = buckets;
+    size_t n = out_bias_offset(net) + (size_t)buckets;
     net->n = (n + 15) / 16 * 16;
     net->w = alloc_floats(net->n);
     if (!net->w)
@@ -242,7 +248,7 @@ bool train_net_init(TrainNet *net, int hidden, uint64_t seed)
     for (size_t i = 0; i < nft; i++)
         net->w[i] = (float)((2 * rand_unit(&s) - 1) * a);
     float *ow = net->w + out_offset((size_t)hidden);
-    for (int i = 0; i < 2 * hidden; i++)
+    for (int i = 0; i < 2 * hidden * buckets; i++)
         ow[i] = (float)((2 * rand_unit(&s) - 1) * b);
     return true;
 }
@@ -258,20 +264,25 @@ typedef struct {
     _Alignas(64) float da[2][TRAIN_MAX_HIDDEN];
     uint16_t feat[2][32];
     int nfeat;
+    int bucket;
 } Scratch;
 
-/* The accumulators of both perspectives (side to move first) and y. */
+/* The accumulators of both perspectives (side to move first), the bucket
+ * and y. */
 static float forward(const TrainNet *net, const TrainPos *p, Scratch *s)
 {
     const size_t h = (size_t)net->hidden;
-    const float *ftw = net->w, *ftb = train_ft_bias(net), *ow = net->w + out_offset(h);
+    const float *ftw = net->w, *ftb = train_ft_bias(net);
     s->nfeat = train_pos_features(p, s->feat[0], s->feat[1]);
+    s->bucket = nnue_bucket(s->nfeat, net->buckets);
+    const float *ow = net->w + out_offset(h) + 2 * h * (size_t)s->bucket;
     for (int k = 0; k < 2; k++) {
         memcpy(s->acc[k], ftb, h * sizeof(float));
         for (int i = 0; i < s->nfeat; i++)
             vec_add(s->acc[k], ftw + s->feat[k][i] * h, (int)h);
     }
-    return ow[2 * h] + dot_screlu(s->acc[0], ow, (int)h) + dot_screlu(s->acc[1], ow + h, (int)h);
+    return net->w[out_bias_offset(net) + (size_t)s->bucket] + dot_screlu(s->acc[0], ow, (int)h)
+           + dot_screlu(s->acc[1], ow + h, (int)h);
 }
 
 float train_net_eval(const TrainNet *net, const TrainPos *p)
@@ -284,8 +295,7 @@ double train_net_grad(const TrainNet *net, const TrainPos *const *pos, size_t n,
 {
     static _Thread_local Scratch s;
     const size_t h = (size_t)net->hidden;
-    const float *ow = net->w + out_offset(h);
-    float *gftb = grad + NNUE_INPUTS * h, *gow = grad + out_offset(h);
+    float *gftb = grad + NNUE_INPUTS * h;
     double loss = 0;
     for (size_t j = 0; j < n; j++) {
         if (j + 1 < n)
@@ -294,7 +304,10 @@ double train_net_grad(const TrainNet *net, const TrainPos *const *pos, size_t n,
         float p = sigmoidf(y), e = p - pos[j]->target;
         loss += (double)(e * e);
         float g = 2 * e * p * (1 - p);
-        gow[2 * h] += g;
+        const size_t bucket_at = out_offset(h) + 2 * h * (size_t)s.bucket;
+        const float *ow = net->w + bucket_at;
+        float *gow = grad + bucket_at;
+        grad[out_bias_offset(net) + (size_t)s.bucket] += g;
         for (size_t k = 0; k < 2; k++) {
             back_screlu(s.acc[k], ow + k * h, g, gow + k * h, s.da[k], gftb, (int)h);
             for (int i = 0; i < s.nfeat; i++)
@@ -306,7 +319,7 @@ double train_net_grad(const TrainNet *net, const TrainPos *const *pos, size_t n,
 
 void train_net_clip(TrainNet *net)
 {
-    size_t n = out_offset((size_t)net->hidden) + 2 * (size_t)net->hidden;
+    size_t n = out_bias_offset(net);
     for (size_t i = 0; i < n; i++)
         net->w[i] = fminf(fmaxf(net->w[i], -TRAIN_CLIP), TRAIN_CLIP);
 }
@@ -370,11 +383,11 @@ double train_net_loss(const TrainNet *net, const TrainPos *pos, size_t n, int th
 
 /* ---- The optimizer ------------------------------------------------------ */
 
-bool train_opt_init(TrainOpt *o, int hidden, int threads, uint64_t seed)
+bool train_opt_init(TrainOpt *o, int hidden, int buckets, int threads, uint64_t seed)
 {
     memset(o, 0, sizeof *o);
     o->threads = threads < 1 ? 1 : threads > TRAIN_MAX_THREADS ? TRAIN_MAX_THREADS : threads;
-    if (!train_net_init(&o->net, hidden, seed))
+    if (!train_net_init(&o->net, hidden, buckets, seed))
         return false;
     o->m = alloc_floats(o->net.n);
     o->v = alloc_floats(o->net.n);
@@ -414,7 +427,7 @@ static void *adam_job(void *arg)
     const float c1 = (float)(1 / (1 - pow(b1, t))), c2 = (float)(1 / (1 - pow(b2, t)));
     const size_t h = (size_t)o->net.hidden;
     /* Weight decay on the feature weights and the output weights only. */
-    const size_t ft_end = NNUE_INPUTS * h, ow_lo = out_offset(h), ow_hi = ow_lo + 2 * (size_t)h;
+    const size_t ft_end = NNUE_INPUTS * h, ow_lo = out_offset(h), ow_hi = out_bias_offset(&o->net);
     float *w = o->net.w, *m = o->m, *v = o->v;
     const float lr = (float)j->lr, lrwd = (float)(j->lr * j->wd);
     for (size_t i = j->lo; i < j->hi; i++) {
@@ -497,16 +510,18 @@ void train_net_quantize(const TrainNet *net, int scale, uint8_t *buf)
     put_u32(&p, NNUE_QA);
     put_u32(&p, NNUE_QB);
     put_u32(&p, (uint32_t)scale);
-    put_u32(&p, 0);
+    put_u32(&p, (uint32_t)net->buckets);
     size_t nft = (NNUE_INPUTS + 1) * h; /* weights, then biases */
     for (size_t i = 0; i < nft; i++)
         put_i16(&p, net->w[i] * NNUE_QA);
     const float *ow = net->w + out_offset(h);
-    for (size_t i = 0; i < 2 * h; i++)
+    for (size_t i = 0; i < 2 * h * (size_t)net->buckets; i++)
         put_i16(&p, ow[i] * NNUE_QB);
-    double b = (double)ow[2 * h] * NNUE_QA * NNUE_QB;
-    b = b > INT32_MAX ? INT32_MAX : b < INT32_MIN ? INT32_MIN : b;
-    put_u32(&p, (uint32_t)(int32_t)lrint(b));
+    for (int k = 0; k < net->buckets; k++) {
+        double b = (double)net->w[out_bias_offset(net) + (size_t)k] * NNUE_QA * NNUE_QB;
+        b = b > INT32_MAX ? INT32_MAX : b < INT32_MIN ? INT32_MIN : b;
+        put_u32(&p, (uint32_t)(int32_t)lrint(b));
+    }
     put_u32(&p, nnue_checksum(buf, (size_t)(p - buf)));
 }
 
@@ -531,7 +546,7 @@ bool train_write_file(const char *path, const void *data, size_t n, char *err, s
 
 bool train_net_write(const TrainNet *net, int scale, const char *path, char *err, size_t errlen)
 {
-    size_t n = nnue_file_size((size_t)net->hidden);
+    size_t n = nnue_file_size((size_t)net->hidden, (size_t)net->buckets);
     uint8_t *buf = malloc(n);
     if (!buf) {
         snprintf(err, errlen, "out of memory");

@@ -42,12 +42,13 @@ enum { TRAIN_MIRROR = 2 };
 _Static_assert(sizeof(TrainPos) == 32, "TrainPos is 32 bytes");
 
 /* The float network: every parameter in one array, in the order
- * ft_weight[NNUE_INPUTS][H], ft_bias[H], out_weight[2H], out_bias, padded
- * with zeros to a multiple of 16 floats. */
+ * ft_weight[NNUE_INPUTS][H], ft_bias[H], out_weight[B][2H], out_bias[B],
+ * padded with zeros to a multiple of 16 floats. */
 typedef struct {
     int hidden;
-    size_t n; /* floats in w, padding included */
-    float *w; /* 64-byte aligned */
+    int buckets; /* output buckets, 1..NNUE_MAX_BUCKETS (nnue_bucket) */
+    size_t n;    /* floats in w, padding included */
+    float *w;    /* 64-byte aligned */
 } TrainNet;
 
 static inline float *train_ft_weight(const TrainNet *net) { return net->w; }
@@ -77,9 +78,9 @@ double train_fit_scale(const TrainPos *pos, size_t n, double *err);
 
 /* ---- The network -------------------------------------------------------- */
 
-/* Allocates a network of `hidden` (a multiple of TRAIN_HIDDEN_STEP) with
- * random weights from seed; false when out of memory. */
-bool train_net_init(TrainNet *net, int hidden, uint64_t seed);
+/* Allocates a network of `hidden` (a multiple of TRAIN_HIDDEN_STEP) and
+ * `buckets` outputs with random weights from seed; false when out of memory. */
+bool train_net_init(TrainNet *net, int hidden, int buckets, uint64_t seed);
 void train_net_free(TrainNet *net);
 /* The network's output y (logits; eval = y * scale centipawns). */
 float train_net_eval(const TrainNet *net, const TrainPos *p);
@@ -91,8 +92,8 @@ double train_net_grad(const TrainNet *net, const TrainPos *const *pos, size_t n,
 double train_net_loss(const TrainNet *net, const TrainPos *pos, size_t n, int threads);
 /* Clips the weights to +-TRAIN_CLIP (the output bias is not clipped). */
 void train_net_clip(TrainNet *net);
-/* The network as the file format says (nnue_file_size(hidden) bytes into
- * buf), with `scale` centipawns per logit. */
+/* The network as the file format says (nnue_file_size(hidden, buckets)
+ * bytes into buf), with `scale` centipawns per logit. */
 void train_net_quantize(const TrainNet *net, int scale, uint8_t *buf);
 /* Writes that file (through a temporary file and a rename); false with a
  * message in err. */
@@ -109,7 +110,7 @@ typedef struct {
     uint64_t step; /* steps taken */
 } TrainOpt;
 
-bool train_opt_init(TrainOpt *o, int hidden, int threads, uint64_t seed);
+bool train_opt_init(TrainOpt *o, int hidden, int buckets, int threads, uint64_t seed);
 void train_opt_free(TrainOpt *o);
 /* One step on a batch: the gradient split over the threads, then the
  * reduction and the AdamW update (weight decay wd on the weights, not the

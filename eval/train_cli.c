@@ -34,7 +34,7 @@ static double rand_unit(uint64_t *s) { return (double)(train_rand(s) >> 11) * 0x
 
 typedef struct {
     const char *data, *out;
-    int hidden, epochs, threads, lr_step, stop_after, scale;
+    int hidden, buckets, epochs, threads, lr_step, stop_after, scale;
     long long batch, epoch_size, max_positions;
     double lr, lr_end, lr_gamma, wd, wdl, val, mirror;
     uint64_t seed;
@@ -45,12 +45,14 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: rokade-train --data FILE[,FILE...] --out DIR [options]\n"
-            "Trains the network (768 -> H) x 2 -> 1, SCReLU, on viriformat games and writes\n"
-            "DIR/net-epochN.nnue every epoch, DIR/final.nnue at the end and DIR/checkpoint.bin;\n"
-            "the same command again resumes from the checkpoint (eval/README.md).\n"
+            "Trains the network (768 -> H) x 2 -> B output buckets, SCReLU, on viriformat\n"
+            "games and writes DIR/net-epochN.nnue every epoch, DIR/final.nnue at the end and\n"
+            "DIR/checkpoint.bin; the same command again resumes from the checkpoint\n"
+            "(eval/README.md).\n"
             "  --data FILES        viriformat files, comma-separated\n"
             "  --out DIR           output directory (made if missing)\n"
             "  --hidden H          accumulator size, a multiple of %d (default %d)\n"
+            "  --buckets B         output buckets by the number of pieces, 1 to %d (default 1)\n"
             "  --epochs N          epochs (default 10)\n"
             "  --epoch-size N      positions per epoch (default: the training set)\n"
             "  --batch N           positions per step (default 16384)\n"
@@ -71,7 +73,7 @@ static void usage(FILE *f)
             "  --stop-after N      stop after epoch N (as a cut-off session would)\n"
             "  --help              this text\n"
             "Exit status: 0 done, 1 a write or memory error, 2 bad options, data or checkpoint.\n",
-            TRAIN_HIDDEN_STEP, NNUE_HIDDEN);
+            TRAIN_HIDDEN_STEP, NNUE_HIDDEN, NNUE_MAX_BUCKETS);
 }
 
 static int bad(const char *fmt, ...)
@@ -103,6 +105,7 @@ static bool parse_num(const char *opt, const char *s, double lo, double hi, bool
 static int parse_options(int argc, char **argv, Options *o)
 {
     *o = (Options){.hidden = NNUE_HIDDEN,
+                   .buckets = 1,
                    .epochs = 10,
                    .threads = 2,
                    .batch = 16384,
@@ -135,7 +138,9 @@ static int parse_options(int argc, char **argv, Options *o)
             o->hidden = (int)v;
             if (ok && o->hidden % TRAIN_HIDDEN_STEP)
                 return bad("--hidden: %d is not a multiple of %d", o->hidden, TRAIN_HIDDEN_STEP);
-        } else if (!strcmp(arg, "--epochs"))
+        } else if (!strcmp(arg, "--buckets"))
+            ok = parse_num(arg, val, 1, NNUE_MAX_BUCKETS, true, &v), o->buckets = (int)v;
+        else if (!strcmp(arg, "--epochs"))
             ok = parse_num(arg, val, 0, 1e6, true, &v), o->epochs = (int)v;
         else if (!strcmp(arg, "--epoch-size"))
             ok = parse_num(arg, val, 1, 1e12, true, &v), o->epoch_size = (long long)v;
@@ -331,7 +336,7 @@ static bool mirrored(uint64_t seed, uint64_t stream, double share)
 /* What a run depends on: a checkpoint resumes only a run with the same. */
 typedef struct {
     char magic[8];
-    int32_t hidden, epochs, lr_step, scale;
+    int32_t hidden, buckets, epochs, lr_step, scale, reserved;
     int64_t batch, epoch_size, max_positions, train_n, val_n;
     uint64_t seed, data_hash;
     double lr, lr_end, lr_gamma, wd, wdl, val, mirror;
@@ -345,14 +350,15 @@ typedef struct {
                       * pass's order comes from (seed, pass), so nothing else is kept */
 } State;
 
-static const char CkptMagic[8] = "RKTRCK2";
+static const char CkptMagic[8] = "RKTRCK3";
 
 static void settings_make(Settings *s, const Options *o, int scale, const PosSet *train,
                           const PosSet *val)
 {
     memset(s, 0, sizeof *s);
     memcpy(s->magic, CkptMagic, sizeof s->magic);
-    s->hidden = o->hidden, s->epochs = o->epochs, s->lr_step = o->lr_step, s->scale = scale;
+    s->hidden = o->hidden, s->buckets = o->buckets, s->epochs = o->epochs, s->lr_step = o->lr_step,
+    s->scale = scale;
     s->batch = o->batch, s->epoch_size = o->epoch_size, s->max_positions = o->max_positions;
     s->train_n = (int64_t)train->n, s->val_n = (int64_t)val->n;
     s->seed = o->seed, s->data_hash = data_hash(train) ^ (data_hash(val) * 31);
@@ -374,6 +380,7 @@ static bool settings_differ(const Settings *a, const Settings *b, char *buf, siz
         return true;                                                                               \
     }
     CMP_I(hidden, "--hidden")
+    CMP_I(buckets, "--buckets")
     CMP_I(epochs, "--epochs")
     CMP_I(batch, "--batch")
     CMP_I(epoch_size, "--epoch-size")
@@ -541,7 +548,7 @@ static int train_run(Run *r, double t_start)
     /* 3. The network, from the checkpoint if there is one. */
     Settings settings;
     settings_make(&settings, o, scale, &r->train, &r->val);
-    if (!train_opt_init(&r->net, o->hidden, o->threads, o->seed))
+    if (!train_opt_init(&r->net, o->hidden, o->buckets, o->threads, o->seed))
         return bad("out of memory");
     State st = {0};
     snprintf(path, sizeof path, "%s/checkpoint.bin", o->out);
@@ -562,9 +569,10 @@ static int train_run(Run *r, double t_start)
     r->copy = calloc(batch, sizeof(TrainPos));
     if (!r->perm || !r->batch || !r->copy)
         return bad("out of memory");
-    printf("hidden %d, epochs %d of %llu positions, batch %llu (%llu steps each), lr %g -> %g "
+    printf("hidden %d, buckets %d, epochs %d of %llu positions, batch %llu (%llu steps each), lr "
+           "%g -> %g "
            "(%s), wd %g, wdl %g, mirror %g, threads %d, seed %llu, simd %s\n",
-           o->hidden, o->epochs, (unsigned long long)esize, (unsigned long long)batch,
+           o->hidden, o->buckets, o->epochs, (unsigned long long)esize, (unsigned long long)batch,
            (unsigned long long)steps, o->lr,
            learning_rate(o, o->epochs, total ? total - 1 : 0, total),
            o->lr_step ? "step" : "cosine", o->wd, o->wdl, o->mirror, o->threads,
@@ -622,8 +630,8 @@ static int train_run(Run *r, double t_start)
     snprintf(path, sizeof path, "%s/final.nnue", o->out);
     if (!train_net_write(&r->net.net, scale, path, err, sizeof err))
         return fprintf(stderr, "rokade-train: %s\n", err), 1;
-    printf("wrote %s (hidden %d, scale %d), %.1f s\n", path, o->hidden, scale,
-           now_seconds() - t_start);
+    printf("wrote %s (hidden %d, buckets %d, scale %d), %.1f s\n", path, o->hidden, o->buckets,
+           scale, now_seconds() - t_start);
     return 0;
 }
 

@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "../eval/nnue.h"
+#include "../movegen/bitboard.h"
 #include "../movegen/movegen.h"
 #include "../movegen/notation.h"
 #include "../movegen/score.h"
@@ -45,6 +46,9 @@ static int32_t get_i32(const uint8_t *p)
                      | (uint32_t)p[3] << 24);
 }
 
+/* The output buckets of a file: its header's field, or one in version 1. */
+static int buckets_of(const uint8_t *net) { return get_i32(net + 4) == 1 ? 1 : get_i32(net + 28); }
+
 static int rand_in(uint64_t *rng, int lo, int hi)
 {
     return lo + (int)(rng_next(rng) % (uint64_t)(hi - lo + 1));
@@ -56,26 +60,25 @@ static size_t ft_weight_at(int feature, int i)
     return NNUE_HEADER_SIZE + 2 * ((size_t)feature * H + (size_t)i);
 }
 static size_t ft_bias_at(int i) { return NNUE_HEADER_SIZE + 2 * ((size_t)NNUE_INPUTS * H + i); }
-static size_t out_weight_at(int i)
+/* Output weight i of bucket k, and bucket k's bias in a file of `buckets`. */
+static size_t out_weight_at(int k, int i)
 {
-    return NNUE_HEADER_SIZE + 2 * ((size_t)NNUE_INPUTS * H + H + i);
+    return NNUE_HEADER_SIZE + 2 * ((size_t)NNUE_INPUTS * H + H + (size_t)k * 2 * H + (size_t)i);
 }
-static size_t out_bias_at(void)
-{
-    return NNUE_HEADER_SIZE + 2 * ((size_t)NNUE_INPUTS * H + (size_t)3 * H);
-}
+static size_t out_bias_at(int k, int buckets) { return out_weight_at(buckets, 0) + 4 * (size_t)k; }
 
 static void seal(uint8_t *net, size_t size)
 {
     put_u32(net + size - 4, nnue_checksum(net, size - 4));
 }
 
-/* A random net within the format's ranges; accumulators of real positions
- * land on both sides of the clipped range [0, QA]. */
-static uint8_t *random_net(uint64_t seed, int scale, size_t *size)
+/* A random net of `buckets` outputs within the format's ranges;
+ * accumulators of real positions land on both sides of the clipped range
+ * [0, QA]. */
+static uint8_t *random_net(uint64_t seed, int scale, int buckets, size_t *size)
 {
     uint64_t rng = seed;
-    *size = nnue_file_size(H);
+    *size = nnue_file_size(H, (size_t)buckets);
     uint8_t *net = calloc(1, *size);
     cr_assert_not_null(net);
     memcpy(net, "RKNN", 4); /* NOLINT(bugprone-not-null-terminated-result): 4 bytes */
@@ -85,14 +88,28 @@ static uint8_t *random_net(uint64_t seed, int scale, size_t *size)
     put_u32(net + 16, NNUE_QA);
     put_u32(net + 20, NNUE_QB);
     put_u32(net + 24, (uint32_t)scale);
+    put_u32(net + 28, (uint32_t)buckets);
     for (int f = 0; f < NNUE_INPUTS; f++)
         for (int i = 0; i < H; i++)
             put_i16(net + ft_weight_at(f, i), rand_in(&rng, -60, 60));
     for (int i = 0; i < H; i++)
         put_i16(net + ft_bias_at(i), rand_in(&rng, -100, 250));
-    for (int i = 0; i < 2 * H; i++)
-        put_i16(net + out_weight_at(i), rand_in(&rng, -NNUE_WEIGHT_LIMIT, NNUE_WEIGHT_LIMIT));
-    put_u32(net + out_bias_at(), (uint32_t)rand_in(&rng, -400000, 400000));
+    for (int k = 0; k < buckets; k++) {
+        for (int i = 0; i < 2 * H; i++)
+            put_i16(net + out_weight_at(k, i),
+                    rand_in(&rng, -NNUE_WEIGHT_LIMIT, NNUE_WEIGHT_LIMIT));
+        put_u32(net + out_bias_at(k, buckets), (uint32_t)rand_in(&rng, -400000, 400000));
+    }
+    seal(net, *size);
+    return net;
+}
+
+/* The same net as a version 1 file (one bucket, the field reserved as 0). */
+static uint8_t *random_net_v1(uint64_t seed, int scale, size_t *size)
+{
+    uint8_t *net = random_net(seed, scale, 1, size);
+    put_u32(net + 4, 1);
+    put_u32(net + 28, 0);
     seal(net, *size);
     return net;
 }
@@ -111,15 +128,20 @@ static int reference_eval(const uint8_t *net, const Position *pos)
                     acc[c][i] += get_i16(net + ft_weight_at(f, i));
             }
     }
+    /* The bucket: pieces 2..32 in `buckets` equal ranges, as the format says. */
+    int pieces = 0;
+    for (int sq = 0; sq < 64; sq++)
+        pieces += pos->board[sq] != NO_PIECE;
+    const int buckets = buckets_of(net), k = (pieces - 2) * buckets / 31;
     long long sum = 0;
     for (int half = 0; half < 2; half++) {
         const long long *a = acc[half == 0 ? pos->side : !pos->side];
         for (int i = 0; i < H; i++) {
             long long c = a[i] < 0 ? 0 : a[i] > NNUE_QA ? NNUE_QA : a[i];
-            sum += c * c * get_i16(net + out_weight_at(half * H + i));
+            sum += c * c * get_i16(net + out_weight_at(k, half * H + i));
         }
     }
-    long long y = sum / NNUE_QA + get_i32(net + out_bias_at());
+    long long y = sum / NNUE_QA + get_i32(net + out_bias_at(k, buckets));
     long long v = y * get_i32(net + 24) / ((long long)NNUE_QA * NNUE_QB);
     long long lim = SCORE_KNOWN_WIN - 1;
     return (int)(v > lim ? lim : v < -lim ? -lim : v);
@@ -140,7 +162,7 @@ TestSuite(nnue, .init = setup, .fini = harness_teardown);
 Test(nnue, loader_refuses_bad_files)
 {
     size_t size;
-    uint8_t *good = random_net(1, 150, &size);
+    uint8_t *good = random_net(1, 150, 8, &size);
     NnueNet *net = load(good, size);
     cr_assert_eq(nnue_net_scale(net), 150);
     nnue_net_free(net);
@@ -165,8 +187,12 @@ Test(nnue, loader_refuses_bad_files)
         {"long", "bytes", size + 1, SIZE_MAX, 0, false, false},
         {"checksum", "checksum", size, ft_weight_at(100, 3), 5, true, false},
         {"feature weight", "range", size, ft_weight_at(5, 7), 30000, true, true},
-        {"output weight", "range", size, out_weight_at(3), 128, true, true},
-        {"negative output weight", "range", size, out_weight_at(2 * H - 1), -128, true, true},
+        {"output weight", "range", size, out_weight_at(0, 3), 128, true, true},
+        {"negative output weight", "range", size, out_weight_at(7, 2 * H - 1), -128, true, true},
+        {"no buckets", "buckets", size, 28, 0, false, true},
+        {"too many buckets", "buckets", size, 28, NNUE_MAX_BUCKETS + 1, false, true},
+        {"fewer buckets than the tables", "bytes", size, 28, 7, false, true},
+        {"version 1 with buckets", "reserved", size, 4, 1, false, true},
         {"feature bias", "range", size, ft_bias_at(0), -507, true, true},
     };
     for (size_t k = 0; k < sizeof Cases / sizeof Cases[0]; k++) {
@@ -216,12 +242,13 @@ static Position *new_position(int fi)
     return pos;
 }
 
-Test(nnue, output_is_the_formats)
+/* The engine's output on positions along random games from every start
+ * equals the reference; *buckets_seen: how many buckets those positions used. */
+static void check_output(const uint8_t *data, size_t size, int *buckets_seen)
 {
-    size_t size;
-    uint8_t *data = random_net(2, 90, &size);
     NnueNet *net = load(data, size);
     int clamped = 0, seen = 0;
+    bool bucket_seen[NNUE_MAX_BUCKETS] = {false};
     uint64_t rng = 99;
     for (int fi = 0; fi < (int)(sizeof Fens / sizeof Fens[0]); fi++) {
         Position *pos = new_position(fi);
@@ -230,6 +257,7 @@ Test(nnue, output_is_the_formats)
             cr_assert_eq(nnue_evaluate_scratch(net, pos), want, "%s ply %d", Fens[fi].fen, ply);
             clamped += abs(want) == SCORE_KNOWN_WIN - 1;
             seen++;
+            bucket_seen[nnue_bucket(popcount(pos_occupied(pos)), buckets_of(data))] = true;
             MoveList list;
             gen_legal(pos, &list);
             if (!list.count)
@@ -240,8 +268,49 @@ Test(nnue, output_is_the_formats)
     }
     /* The random net must test the arithmetic, not only the clamp. */
     cr_assert_lt(clamped, seen / 4, "%d of %d outputs clamped", clamped, seen);
+    *buckets_seen = 0;
+    for (int k = 0; k < NNUE_MAX_BUCKETS; k++)
+        *buckets_seen += bucket_seen[k];
     nnue_net_free(net);
+}
+
+Test(nnue, output_is_the_formats)
+{
+    size_t size;
+    int seen;
+    uint8_t *data = random_net(2, 90, 8, &size);
+    check_output(data, size, &seen);
+    cr_assert_geq(seen, 3, "the positions fell in %d of the 8 buckets", seen);
     free(data);
+    data = random_net(6, 90, 3, &size);
+    check_output(data, size, &seen);
+    cr_assert_geq(seen, 2, "the positions fell in %d of the 3 buckets", seen);
+    free(data);
+    data = random_net_v1(7, 90, &size);
+    check_output(data, size, &seen);
+    free(data);
+}
+
+/* Pieces 2..32 fill the buckets in order, each bucket a range of at least
+ * one piece count, the fewest pieces in bucket 0 and 32 in the last. */
+Test(nnue, buckets_split_the_piece_counts)
+{
+    for (int b = 1; b <= NNUE_MAX_BUCKETS; b++) {
+        int used[NNUE_MAX_BUCKETS] = {0};
+        for (int pieces = 2; pieces <= 32; pieces++) {
+            int k = nnue_bucket(pieces, b);
+            cr_assert(k >= 0 && k < b, "%d pieces, %d buckets: bucket %d", pieces, b, k);
+            if (pieces > 2)
+                cr_assert(k == nnue_bucket(pieces - 1, b) || k == nnue_bucket(pieces - 1, b) + 1,
+                          "%d buckets: %d pieces in %d after %d", b, pieces, k,
+                          nnue_bucket(pieces - 1, b));
+            used[k]++;
+        }
+        cr_assert_eq(nnue_bucket(2, b), 0);
+        cr_assert_eq(nnue_bucket(32, b), b - 1);
+        for (int k = 0; k < b; k++)
+            cr_assert_gt(used[k], 0, "%d buckets: bucket %d unused", b, k);
+    }
 }
 
 /* Every legal move from pos once: the incremental evaluation equals the
@@ -266,7 +335,7 @@ static void check_every_move(NnueStack *st, const uint8_t *data, Position *pos, 
 Test(nnue, incremental_equals_scratch_along_random_games, .timeout = 120)
 {
     size_t size;
-    uint8_t *data = random_net(3, 100, &size);
+    uint8_t *data = random_net(3, 100, 8, &size);
     NnueNet *net = load(data, size);
     NnueStack *st = malloc(sizeof *st);
     cr_assert_not_null(st);
@@ -338,7 +407,7 @@ Test(nnue, evalfile_option)
     snprintf(good, sizeof good, "/tmp/rokade-test-%d.nnue", (int)getpid());
     snprintf(bad, sizeof bad, "/tmp/rokade-test-%d-bad.nnue", (int)getpid());
     size_t size;
-    uint8_t *data = random_net(4, 120, &size);
+    uint8_t *data = random_net(4, 120, 8, &size);
     write_file(good, data, size);
     write_file(bad, data, size - 10);
 
@@ -410,7 +479,7 @@ Test(nnue, datagen_plays_with_the_net, .timeout = 120)
     char path[64];
     snprintf(path, sizeof path, "/tmp/rokade-test-%d-dg.nnue", (int)getpid());
     size_t size;
-    uint8_t *data = random_net(5, 120, &size);
+    uint8_t *data = random_net(5, 120, 1, &size);
     write_file(path, data, size);
     size_t n1, n2, n0;
     uint8_t *a = datagen_with(path, &n1), *b = datagen_with(path, &n2),

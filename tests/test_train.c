@@ -69,9 +69,11 @@ static TrainPos *load_sample(size_t max, size_t *n)
  * eval/nnue_format.h, with the features from the position's pieces. */
 static double reference_eval(const TrainNet *net, const TrainPos *p)
 {
-    const size_t h = (size_t)net->hidden;
-    const float *ftw = net->w, *ftb = net->w + NNUE_INPUTS * h, *ow = ftb + h;
-    double y = ow[2 * h];
+    const size_t h = (size_t)net->hidden, nb = (size_t)net->buckets;
+    /* The bucket: pieces 2..32 in `buckets` equal ranges. */
+    const size_t b = (size_t)(__builtin_popcountll(p->occ) - 2) * nb / 31;
+    const float *ftw = net->w, *ftb = net->w + NNUE_INPUTS * h, *ow = ftb + h + b * 2 * h;
+    double y = ftb[h + nb * 2 * h + b];
     int us = p->stm;
     for (int k = 0; k < 2; k++) {
         int persp = k == 0 ? us : !us, feat[32], nf = 0;
@@ -133,14 +135,16 @@ Test(train, forward_matches_reference)
 {
     size_t n;
     TrainPos *pos = load_sample(500, &n);
-    TrainNet net;
-    cr_assert(train_net_init(&net, 48, 7));
-    for (size_t i = 0; i < n; i++) {
-        double y = train_net_eval(&net, &pos[i]), r = reference_eval(&net, &pos[i]);
-        cr_assert(fabs(y - r) < 1e-4, "position %zu: %f (%s) against %f", i, y, train_simd_name(),
-                  r);
+    for (int buckets = 1; buckets <= NNUE_MAX_BUCKETS; buckets += NNUE_MAX_BUCKETS - 1) {
+        TrainNet net;
+        cr_assert(train_net_init(&net, 48, buckets, 7));
+        for (size_t i = 0; i < n; i++) {
+            double y = train_net_eval(&net, &pos[i]), r = reference_eval(&net, &pos[i]);
+            cr_assert(fabs(y - r) < 1e-4, "%d buckets, position %zu: %f (%s) against %f", buckets,
+                      i, y, train_simd_name(), r);
+        }
+        train_net_free(&net);
     }
-    train_net_free(&net);
     free(pos);
 }
 
@@ -154,17 +158,31 @@ static double loss_sum(const TrainNet *net, const TrainPos *pos, size_t n)
     return s;
 }
 
-/* Every parameter of a 16-wide net that the positions use (and the first
- * rows they do not use), against central differences of the
- * double-precision loss; a parameter whose one-sided differences disagree
- * sits on a kink of SCReLU and is skipped. */
+/* Every parameter of a 16-wide net of 3 output buckets that the positions
+ * use (and the first rows they do not use), against central differences of
+ * the double-precision loss; a parameter whose one-sided differences
+ * disagree sits on a kink of SCReLU and is skipped. The six positions come
+ * two from each bucket that the sample has (at least two buckets). */
 Test(train, gradient_check)
 {
-    size_t n;
-    TrainPos *pos = load_sample(6, &n);
+    size_t total;
+    TrainPos *all = load_sample(30000, &total);
+    TrainPos pos[6];
+    size_t n = 0;
+    int per_bucket[3] = {0}, buckets_used = 0;
+    for (size_t i = 0; i < total && n < 6; i++) {
+        int k = nnue_bucket(__builtin_popcountll(all[i].occ), 3);
+        if (per_bucket[k] < 2) {
+            buckets_used += per_bucket[k] == 0;
+            per_bucket[k]++;
+            pos[n++] = all[i];
+        }
+    }
+    free(all);
     cr_assert_eq(n, 6);
+    cr_assert_geq(buckets_used, 2);
     TrainNet net;
-    cr_assert(train_net_init(&net, 16, 3));
+    cr_assert(train_net_init(&net, 16, 3, 3));
     const TrainPos *ptrs[6];
     for (size_t i = 0; i < n; i++)
         ptrs[i] = &pos[i];
@@ -210,7 +228,6 @@ Test(train, gradient_check)
     cr_assert(checked > 500 && kinks < checked / 20, "checked %d, kinks %d", checked, kinks);
     free(grad);
     train_net_free(&net);
-    free(pos);
 }
 
 static double mean_loss(const TrainNet *net, const TrainPos *pos, size_t n)
@@ -226,8 +243,8 @@ Test(train, steps_lower_the_loss)
     TrainPos *pos = load_sample(30000, &n);
     cr_assert(n > 20000);
     TrainOpt o1, o2;
-    cr_assert(train_opt_init(&o1, 32, 1, 5));
-    cr_assert(train_opt_init(&o2, 32, 2, 5));
+    cr_assert(train_opt_init(&o1, 32, 4, 1, 5));
+    cr_assert(train_opt_init(&o2, 32, 4, 2, 5));
     double before = mean_loss(&o1.net, pos, n);
     const TrainPos *batch[512];
     uint64_t s = 1;
@@ -242,7 +259,7 @@ Test(train, steps_lower_the_loss)
     double after = mean_loss(&o1.net, pos, n), after2 = mean_loss(&o2.net, pos, n);
     cr_assert(after < 0.75 * before, "loss %.6f -> %.6f", before, after);
     cr_assert(fabs(after - after2) < 1e-4, "one thread %.6f, two %.6f", after, after2);
-    size_t clipped = (size_t)(NNUE_INPUTS + 3) * 32;
+    size_t clipped = (size_t)(NNUE_INPUTS + 1 + 2 * 4) * 32; /* all but the output biases */
     for (size_t i = 0; i < clipped; i++)
         cr_assert(fabsf(o1.net.w[i]) <= TRAIN_CLIP, "parameter %zu: %f", i, o1.net.w[i]);
     train_opt_free(&o1);
@@ -253,9 +270,9 @@ Test(train, steps_lower_the_loss)
 /* ---- A loader written from eval/nnue_format.h ---------------------------- */
 
 typedef struct {
-    int hidden, scale;
-    int16_t *ftw, *ftb, *ow;
-    int32_t ob;
+    int hidden, scale, buckets;
+    int16_t *ftw, *ftb, *ow; /* ow: [buckets][2 * hidden] */
+    int32_t ob[NNUE_MAX_BUCKETS];
 } QNet;
 
 static uint32_t get_u32(const uint8_t *p)
@@ -276,30 +293,34 @@ static const char *qnet_load(const char *path, QNet *q)
     fclose(f);
     if (n < NNUE_HEADER_SIZE || memcmp(buf, "RKNN", 4) != 0)
         return "no magic";
-    if (get_u32(buf + 4) != NNUE_VERSION || get_u32(buf + 8) != NNUE_INPUTS)
+    if (get_u32(buf + 4) != 2 || get_u32(buf + 8) != NNUE_INPUTS)
         return "version or inputs";
     q->hidden = (int)get_u32(buf + 12);
     if (get_u32(buf + 16) != NNUE_QA || get_u32(buf + 20) != NNUE_QB)
         return "qa or qb";
     q->scale = (int32_t)get_u32(buf + 24);
-    if (q->scale < 1 || q->scale > 10000 || get_u32(buf + 28) != 0)
-        return "scale or reserved";
-    if (n != nnue_file_size((size_t)q->hidden))
+    q->buckets = (int)get_u32(buf + 28);
+    if (q->scale < 1 || q->scale > 10000 || q->buckets < 1 || q->buckets > NNUE_MAX_BUCKETS)
+        return "scale or buckets";
+    if (n
+        != (size_t)NNUE_HEADER_SIZE + 2 * (NNUE_INPUTS + 1) * (size_t)q->hidden
+               + (size_t)q->buckets * (4 * (size_t)q->hidden + 4) + 4)
         return "size";
     if (get_u32(buf + n - 4) != nnue_checksum(buf, n - 4))
         return "checksum";
     size_t h = (size_t)q->hidden;
     q->ftw = malloc(NNUE_INPUTS * h * 2);
     q->ftb = malloc(h * 2);
-    q->ow = malloc(4 * h);
+    q->ow = malloc(4 * h * (size_t)q->buckets);
     const uint8_t *p = buf + NNUE_HEADER_SIZE;
     for (size_t i = 0; i < NNUE_INPUTS * h; i++, p += 2)
         q->ftw[i] = get_i16(p);
     for (size_t i = 0; i < h; i++, p += 2)
         q->ftb[i] = get_i16(p);
-    for (size_t i = 0; i < 2 * h; i++, p += 2)
+    for (size_t i = 0; i < 2 * h * (size_t)q->buckets; i++, p += 2)
         q->ow[i] = get_i16(p);
-    q->ob = (int32_t)get_u32(p);
+    for (int k = 0; k < q->buckets; k++, p += 4)
+        q->ob[k] = (int32_t)get_u32(p);
     return NULL;
 }
 
@@ -316,6 +337,8 @@ static long long qnet_output(const QNet *q, const TrainPos *p)
 {
     uint16_t f[2][32];
     int nf = train_pos_features(p, f[0], f[1]);
+    const int b = (nf - 2) * q->buckets / 31;
+    const int16_t *ow = q->ow + (size_t)b * 2 * (size_t)q->hidden;
     long long sum = 0;
     for (int k = 0; k < 2; k++)
         for (int i = 0; i < q->hidden; i++) {
@@ -323,24 +346,26 @@ static long long qnet_output(const QNet *q, const TrainPos *p)
             for (int j = 0; j < nf; j++)
                 a += q->ftw[f[k][j] * q->hidden + i];
             cr_assert(a >= INT16_MIN && a <= INT16_MAX);
-            int c = a < 0 ? 0 : a > NNUE_QA ? NNUE_QA : a, w = q->ow[k * q->hidden + i];
+            int c = a < 0 ? 0 : a > NNUE_QA ? NNUE_QA : a, w = ow[k * q->hidden + i];
             cr_assert(c * w >= INT16_MIN && c * w <= INT16_MAX);
             sum += (long long)(c * w) * c;
         }
-    return sum / NNUE_QA + q->ob;
+    return sum / NNUE_QA + q->ob[b];
 }
 
-/* A trained net (some weights pushed to the clip too) written, read back
- * and evaluated in integers: within 15 cp of the float net on every
- * position and 3 cp on average at scale 150, i.e. 0.1 and 0.02 logits (the
- * rounding of the output weights to 1/64 dominates; measured 10.6 and 2.2). */
+/* A trained net with 8 output buckets (some weights pushed to the clip too)
+ * written, read back and evaluated in integers: within 25 cp of the float
+ * net on every position and 4 cp on average at scale 150, i.e. 0.17 and
+ * 0.03 logits (the rounding of the output weights to 1/64 dominates;
+ * measured 16.1 and 2.8, every bucket alike: 1.4-4.1 on average; one
+ * bucket gives 10.6 and 2.2). */
 Test(train, quantized_file_agrees)
 {
     size_t n;
     TrainPos *pos = load_sample(30000, &n);
     cr_assert(n > 20000);
     TrainOpt o;
-    cr_assert(train_opt_init(&o, 64, 2, 9));
+    cr_assert(train_opt_init(&o, 64, 8, 2, 9));
     const TrainPos *batch[1024];
     for (int step = 0; step < 60; step++) {
         for (int i = 0; i < 1024; i++)
@@ -360,7 +385,8 @@ Test(train, quantized_file_agrees)
     cr_assert(!why, "%s: %s", path, why);
     cr_assert_eq(q.hidden, 64);
     cr_assert_eq(q.scale, 150);
-    for (int i = 0; i < 2 * q.hidden; i++)
+    cr_assert_eq(q.buckets, 8);
+    for (int i = 0; i < 2 * q.hidden * q.buckets; i++)
         cr_assert(abs(q.ow[i]) <= NNUE_WEIGHT_LIMIT);
     double sum = 0, worst = 0, count = 0;
     for (size_t i = 0; i < n; i += 7, count++) {
@@ -370,7 +396,7 @@ Test(train, quantized_file_agrees)
         sum += d, worst = d > worst ? d : worst;
     }
     double mean = sum / count;
-    cr_assert(worst < 15 && mean < 3, "float against integer: mean %.3f cp, worst %.3f cp", mean,
+    cr_assert(worst < 25 && mean < 4, "float against integer: mean %.3f cp, worst %.3f cp", mean,
               worst);
     cr_log_info("float against integer: mean %.3f cp, worst %.3f cp", mean, worst);
     qnet_free(&q);
@@ -434,7 +460,8 @@ static bool same_file(const char *a, const char *b)
     return n == m && n > 0 && !memcmp(x, y, n);
 }
 
-#define COMMON "--data tests/data/train_sample.vf --hidden 32 --epochs 3 --batch 2048 --seed 4"
+#define COMMON                                                                                     \
+    "--data tests/data/train_sample.vf --hidden 32 --buckets 4 --epochs 3 --batch 2048 --seed 4"
 
 Test(train, resume_gives_the_same_net)
 {
@@ -467,12 +494,19 @@ Test(train, resume_gives_the_same_net)
     read_file("stderr", text, sizeof text);
     cr_assert(strstr(text, "other settings (--wdl 0.3, now 0.5)"), "%s", text);
     snprintf(args, sizeof args,
-             "--data tests/data/train_sample.vf --hidden 48 --epochs 3 --batch 2048 --seed 4 "
-             "--out %s/a",
+             "--data tests/data/train_sample.vf --hidden 48 --buckets 4 --epochs 3 --batch 2048 "
+             "--seed 4 --out %s/a",
              Dir);
     cr_assert_eq(run(args), 2);
     read_file("stderr", text, sizeof text);
     cr_assert(strstr(text, "--hidden 32, now 48"), "%s", text);
+    snprintf(args, sizeof args,
+             "--data tests/data/train_sample.vf --hidden 32 --epochs 3 --batch 2048 --seed 4 "
+             "--out %s/a",
+             Dir);
+    cr_assert_eq(run(args), 2);
+    read_file("stderr", text, sizeof text);
+    cr_assert(strstr(text, "--buckets 4, now 1"), "%s", text);
 }
 
 Test(train, bad_arguments)
@@ -483,6 +517,8 @@ Test(train, bad_arguments)
         "--out /tmp/x",
         "--data tests/data/train_sample.vf --out %s/o --hidden 100",
         "--data tests/data/train_sample.vf --out %s/o --hidden 0",
+        "--data tests/data/train_sample.vf --out %s/o --buckets 0",
+        "--data tests/data/train_sample.vf --out %s/o --buckets 9",
         "--data tests/data/train_sample.vf --out %s/o --lr abc",
         "--data tests/data/train_sample.vf --out %s/o --wdl 1.5",
         "--data tests/data/train_sample.vf --out %s/o --batch",
