@@ -13,6 +13,8 @@
 
 #if defined(__AVX512BW__) || defined(__AVX2__)
 #include <immintrin.h>
+#elif defined(__wasm_simd128__)
+#include <wasm_simd128.h>
 #endif
 
 enum { H = NNUE_HIDDEN };
@@ -299,6 +301,17 @@ static int32_t screlu_dot(const int16_t *a, const int16_t *w)
     s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0x4e));
     s = _mm_add_epi32(s, _mm_shuffle_epi32(s, 0xb1));
     return _mm_cvtsi128_si32(s);
+#elif defined(__wasm_simd128__)
+    /* The browser build (emcc -msimd128): 8 lanes, the same arithmetic. */
+    const v128_t zero = wasm_i16x8_splat(0), qa = wasm_i16x8_splat(NNUE_QA);
+    v128_t sum = wasm_i32x4_splat(0);
+    for (int i = 0; i < H; i += 8) {
+        v128_t c = wasm_i16x8_min(wasm_i16x8_max(wasm_v128_load(a + i), zero), qa);
+        v128_t cw = wasm_i16x8_mul(c, wasm_v128_load(w + i));
+        sum = wasm_i32x4_add(sum, wasm_i32x4_dot_i16x8(cw, c));
+    }
+    return wasm_i32x4_extract_lane(sum, 0) + wasm_i32x4_extract_lane(sum, 1)
+           + wasm_i32x4_extract_lane(sum, 2) + wasm_i32x4_extract_lane(sum, 3);
 #else
     int32_t sum = 0;
     for (int i = 0; i < H; i++) {
