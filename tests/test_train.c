@@ -488,25 +488,22 @@ Test(train, resume_gives_the_same_net)
     cr_assert_eq(run(args), 0);
     read_file("stdout", text, sizeof text);
     cr_assert(strstr(text, "after epoch 3 of 3") && !strstr(text, "epoch 3/3"), "%s", text);
-    /* Other settings are refused. */
-    snprintf(args, sizeof args, COMMON " --out %s/a --wdl 0.5", Dir);
-    cr_assert_eq(run(args), 2);
-    read_file("stderr", text, sizeof text);
-    cr_assert(strstr(text, "other settings (--wdl 0.3, now 0.5)"), "%s", text);
-    snprintf(args, sizeof args,
-             "--data tests/data/train_sample.vf --hidden 48 --buckets 4 --epochs 3 --batch 2048 "
-             "--seed 4 --out %s/a",
-             Dir);
-    cr_assert_eq(run(args), 2);
-    read_file("stderr", text, sizeof text);
-    cr_assert(strstr(text, "--hidden 32, now 48"), "%s", text);
-    snprintf(args, sizeof args,
-             "--data tests/data/train_sample.vf --hidden 32 --epochs 3 --batch 2048 --seed 4 "
-             "--out %s/a",
-             Dir);
-    cr_assert_eq(run(args), 2);
-    read_file("stderr", text, sizeof text);
-    cr_assert(strstr(text, "--buckets 4, now 1"), "%s", text);
+    /* Other settings are refused, naming the first difference. */
+    const char *refused[][2] = {
+        {COMMON " --out %s/a --wdl 0.5", "other settings (--wdl 0.3, now 0.5)"},
+        {"--data tests/data/train_sample.vf --hidden 48 --buckets 4 --epochs 3 --batch 2048 "
+         "--seed 4 --out %s/a",
+         "--hidden 32, now 48"},
+        {"--data tests/data/train_sample.vf --hidden 32 --epochs 3 --batch 2048 --seed 4 "
+         "--out %s/a",
+         "--buckets 4, now 1"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        snprintf(args, sizeof args, refused[i][0], Dir);
+        cr_assert_eq(run(args), 2);
+        read_file("stderr", text, sizeof text);
+        cr_assert(strstr(text, refused[i][1]), "%s", text);
+    }
 }
 
 Test(train, bad_arguments)
