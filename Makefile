@@ -47,7 +47,7 @@ TRAIN_MAIN_OBJ := $(TRAIN_MAIN_SRC:%.c=$(BUILD)/%.o)
 TRAIN_EXE ?= rokade-train
 TEST_SRC := $(wildcard tests/test_*.c)
 
-.PHONY: all tune train tune-sample debug lint stress sanitize tsan test-tsan fuzz fuzz-toolchain fuzz-bins fuzz-run test test-sanitize test-run test-bins-run test-debug werror format-check format perft perft-quick bench perft-speed clean
+.PHONY: all tune train tune-sample magics debug lint stress sanitize tsan test-tsan fuzz fuzz-toolchain fuzz-bins fuzz-run test test-sanitize test-run test-bins-run test-debug werror format-check format perft perft-quick bench perft-speed clean
 
 all: $(EXE)
 
@@ -89,6 +89,16 @@ $(BUILD)/gen_tune_sample: tests/gen_tune_sample.c $(LIB_OBJ)
 
 tune-sample: $(BUILD)/gen_tune_sample
 	./$(BUILD)/gen_tune_sample tests/data/tune_sample.bin
+
+# Prints the magic numbers of movegen/attacks.c, found by tests/gen_magics.c
+# (a seeded search: the same numbers on every run).
+$(BUILD)/gen_magics: tests/gen_magics.c $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+
+-include $(BUILD)/gen_magics.d
+
+magics: $(BUILD)/gen_magics
+	$(BUILD)/gen_magics
 
 # Assertions on (no NDEBUG): among them the Position's self-check after every
 # make and unmake (pos_is_consistent).
