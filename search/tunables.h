@@ -25,7 +25,7 @@
     X(RAZOR_MARGIN,        220,    50,   600)  /* per ply, cp below alpha */                       \
     /* Reverse futility pruning (+53 Elo) */                                                      \
     X(RFP_DEPTH,             8,     2,    14)  /* deepest pruned node */                           \
-    X(RFP_MARGIN,           75,    20,   200)  /* per ply (less one when improving), cp */        \
+    X(RFP_MARGIN,           90,    20,   200)  /* per ply (less one when improving), cp */        \
     /* Null-move pruning (+12 Elo) */                                                             \
     X(NMP_MIN_DEPTH,         3,     1,     8)  /* shallowest node that tries a null move */        \
     X(NMP_BASE_REDUCTION,    4,     1,     8)  /* reduction at any depth */                        \
