@@ -30,7 +30,7 @@
     X(NMP_MIN_DEPTH,         3,     1,     8)  /* shallowest node that tries a null move */        \
     X(NMP_BASE_REDUCTION,    4,     1,     8)  /* reduction at any depth */                        \
     X(NMP_DEPTH_DIV,         4,     2,    12)  /* plus depth / this */                             \
-    X(NMP_EVAL_DIV,        200,    50,   800)  /* plus (eval - beta) / this ... */                 \
+    X(NMP_EVAL_DIV,        250,    50,   800)  /* plus (eval - beta) / this ... */                 \
     X(NMP_EVAL_MAX,          3,     0,     8)  /* ... at most this */                              \
     X(NMP_VERIFY_DEPTH,     12,     6,    30)  /* from this depth a null-move cutoff is verified */\
     /* Internal iterative reduction (+29 Elo) */                                                  \
