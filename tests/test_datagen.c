@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../engine/datagen.h"
+#include "../eval/nnue.h"
 #include "../movegen/movegen.h"
 #include "../movegen/notation.h"
 #include "../movegen/packed.h"
@@ -730,7 +731,17 @@ Test(datagen, genfens_prints_n_legal_fens_of_the_seed)
     cr_assert_eq(a.count, 24, "and nothing else");
     cr_assert_eq(c.fens, 24);
     cr_assert_eq(d.fens, 5);
-    Search *s = search_create(16, NULL);
+    /* The engine verified each opening with the built-in net (when the build
+     * has one) in a search of its own table size: the same here, so that
+     * the scores are the engine's own. */
+    Search *s = search_create(DATAGEN_TT_MB, NULL);
+    cr_assert_not_null(s);
+    size_t net_size = 0;
+    const uint8_t *net_data = nnue_embedded(&net_size);
+    char net_err[200];
+    NnueNet *net = net_data ? nnue_net_load(net_data, net_size, net_err, sizeof net_err) : NULL;
+    cr_assert(!net_data || net, "the built-in net: %s", net_err);
+    search_set_net(s, net);
     Position *pos = malloc(sizeof *pos);
     int chess960 = 0, common = 0;
     for (int i = 0; i < 24; i++) {
@@ -764,6 +775,7 @@ Test(datagen, genfens_prints_n_legal_fens_of_the_seed)
     cr_expect(common < 3, "another seed, other FENs (%d in common)", common);
     free(pos);
     search_destroy(s);
+    nnue_net_free(net);
 }
 
 Test(datagen, genfens_book_and_errors)
