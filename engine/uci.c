@@ -341,6 +341,11 @@ static void clock_margins(Engine *e, SearchLimits *lim)
     lim->clock.reserve = e->stall_ms >= 10 ? 2 * e->stall_ms : 0;
 }
 
+/* `go`. An unknown word is ignored with a note, and so are the values that
+ * follow it (up to the next known word), as the UCI protocol asks. A known
+ * word with a malformed value (or `go mate 0`) is an error: the rest of the
+ * line is read only for `ponder` and `infinite`, and the search becomes a
+ * one-ply one, so that a bestmove still answers and no client waits. */
 static void cmd_go(Engine *e, Tokens *t)
 {
     SearchLimits lim;
@@ -348,20 +353,24 @@ static void cmd_go(Engine *e, Tokens *t)
     lim.clock.time[0] = lim.clock.time[1] = -1;
     lim.clock.inc[0] = lim.clock.inc[1] = -1;
     char word[64];
+    bool malformed = false;
     bool have_word = tok_next(t, word, sizeof word);
     while (have_word) {
         if (!strcmp(word, "infinite"))
             lim.infinite = true;
         else if (!strcmp(word, "ponder"))
             lim.ponder = true;
+        else if (malformed)
+            ; /* after an error only ponder and infinite count */
         else if (!strcmp(word, "searchmoves")) {
             while ((have_word = tok_next(t, word, sizeof word)) && !is_go_keyword(word)) {
                 move_t m = move_from_uci(&e->root, word);
                 if (m == MOVE_NONE) {
-                    uci_print(
-                        "info string error: searchmoves: '%s' is not a legal move (go ignored)",
-                        word);
-                    return;
+                    uci_print("info string error: searchmoves: '%s' is not a legal move; "
+                              "searching one ply instead",
+                              word);
+                    malformed = true;
+                    break;
                 }
                 if (lim.searchmoves_count < MAX_MOVES)
                     lim.searchmoves[lim.searchmoves_count++] = m;
@@ -376,11 +385,26 @@ static void cmd_go(Engine *e, Tokens *t)
                                                    : LLONG_MAX / 4;
             /* Saturating, so that a clock too negative for long long is still
              * just negative (treated as 0 below). */
-            if (!tok_next(t, val, sizeof val) || !parse_int_saturating(val, &v) || v < lo
-                || v > hi) {
-                uci_print("info string error: go %s needs a number%s, got '%s' (go ignored)", key,
-                          !strcmp(key, "perft") ? " from 1 to 20" : " >= 0", val);
-                return;
+            bool have_val = tok_next(t, val, sizeof val);
+            if (!have_val || !parse_int_saturating(val, &v) || v < lo || v > hi) {
+                if (!strcmp(key, "perft")) {
+                    /* Not a search: nothing waits for a bestmove. */
+                    uci_print("info string error: go perft needs a number from 1 to 20, got '%s' "
+                              "(go ignored)",
+                              val);
+                    return;
+                }
+                uci_print("info string error: go %s needs a number >= 0, got '%s'; searching one "
+                          "ply instead",
+                          key, val);
+                malformed = true;
+                /* A known word in the place of the value is read as one. */
+                if (have_val && (!strcmp(val, "ponder") || !strcmp(val, "infinite"))) {
+                    snprintf(word, sizeof word, "%s", val);
+                    continue;
+                }
+                have_word = tok_next(t, word, sizeof word);
+                continue;
             }
             if (!strcmp(key, "perft")) {
                 if (v < 1) {
@@ -410,17 +434,35 @@ static void cmd_go(Engine *e, Tokens *t)
                 lim.nodes = (uint64_t)(v < 1 ? 1 : v);
             else if (!strcmp(key, "mate") && v == 0) {
                 uci_print("info string error: go mate 0: a mate in 0 moves is nothing to search "
-                          "for (go ignored)");
-                return;
+                          "for; searching one ply instead");
+                malformed = true;
             } else if (!strcmp(key, "mate"))
                 lim.mate = (int)(v > 120 ? 120 : v);
             else if (!strcmp(key, "movetime"))
                 lim.clock.movetime = v < 1 ? 1 : v;
         } else {
-            uci_print("info string error: go: unknown word '%s' (go ignored)", word);
-            return;
+            /* An unknown word and its values, up to the next known word. */
+            char skipped[160];
+            snprintf(skipped, sizeof skipped, "%s", word);
+            while ((have_word = tok_next(t, word, sizeof word)) && !is_go_keyword(word)) {
+                size_t len = strlen(skipped);
+                if (len + strlen(word) + 2 < sizeof skipped)
+                    snprintf(skipped + len, sizeof skipped - len, " %s", word);
+            }
+            uci_print("info string go: unknown word ignored: '%s'", skipped);
+            continue;
         }
         have_word = tok_next(t, word, sizeof word);
+    }
+    if (malformed) {
+        /* One ply of the position (and its searchmoves so far), on no clock;
+         * ponder and infinite keep the bestmove for ponderhit or stop. */
+        SearchLimits one = {.depth = 1, .infinite = lim.infinite, .ponder = lim.ponder};
+        one.clock.time[0] = one.clock.time[1] = -1;
+        one.clock.inc[0] = one.clock.inc[1] = -1;
+        one.searchmoves_count = lim.searchmoves_count;
+        memcpy(one.searchmoves, lim.searchmoves, sizeof lim.searchmoves);
+        lim = one;
     }
     if (!lim.infinite && !lim.depth && !lim.nodes && !lim.clock.movetime
         && lim.clock.time[e->root.side] < 0 && lim.clock.time[!e->root.side] >= 0)

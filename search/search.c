@@ -781,8 +781,12 @@ void search_thread_run(SearchThread *t)
         uint64_t all = atomic_load_explicit(&t->nodes, memory_order_relaxed);
         double share = all > 0 ? (double)t->root_moves[0].nodes / (double)all : -1.0;
         tm_update(&s->tm, depth, t->root_moves[0].move, best_score, share, t->root_count);
-        if (!atomic_load(&s->pondering) && tm_should_stop(&s->tm, search_elapsed(s)))
-            break;
+        if (tm_should_stop(&s->tm, search_elapsed(s))) {
+            /* Pondering goes on deepening, but a `ponderhit` now stops it. */
+            atomic_store(&s->ponder_spent, true);
+            if (!atomic_load(&s->pondering))
+                break;
+        }
     }
     /* A play level that reached its cap early still takes a natural share
      * of its time, as a person would. */

@@ -311,6 +311,7 @@ void search_start(Search *s, const Position *root, const SearchLimits *limits)
     }
     atomic_store(&s->stop, false);
     atomic_store(&s->pondering, s->limits.ponder);
+    atomic_store(&s->ponder_spent, false);
     s->user_stopped = false;
     s->last_line.pv_len = -1;
     atomic_store(&s->start_time, now_ms());
@@ -343,8 +344,16 @@ void search_ponderhit(Search *s)
     if (s->active && atomic_load(&s->pondering)) {
         /* The predicted move was played: the search goes on with our clock,
          * and the time it has spent already counts as spent on this move
-         * (elapsed time runs from the start of the ponder search). */
+         * (elapsed time runs from the start of the ponder search). When
+         * that time is past the soft limit, or the main thread found it
+         * spent after an iteration, the move is played now. The store of
+         * pondering comes before the load of ponder_spent, and the main
+         * thread's store of ponder_spent before its load of pondering, so
+         * one of the two always sees the other. */
         atomic_store(&s->pondering, false);
+        if (atomic_load(&s->ponder_spent)
+            || (s->tm.limits.soft && search_elapsed(s) >= s->tm.limits.soft))
+            atomic_store(&s->stop, true);
         pthread_cond_broadcast(&s->cond);
     }
     pthread_mutex_unlock(&s->lock);

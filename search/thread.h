@@ -86,6 +86,9 @@ struct Search {
      * `go mate N` counts as finite: it ends when it finds the mate. */
     bool endless;
     atomic_bool stop, pondering;
+    /* Set by the main thread while pondering when its time for the move is
+     * spent (tm_should_stop): `ponderhit` then ends the search at once. */
+    atomic_bool ponder_spent;
 
     /* The current search; set by search_start before the threads wake. */
     SearchLimits limits;

@@ -1170,20 +1170,49 @@ class Stress:
         self.after_search(tok, what)
 
     def act_go_invalid(self):
+        """A `go` with an unknown word searches with the rest of the line; one
+        with a malformed value of a known word says so and still answers,
+        with a one-ply search (a bad `go perft` is refused: it is no search)."""
         bad = self.illegal_token(self.hist[-1])
         legal = self.legal
         some = self.rng.choice(legal) if legal else "e2e4"
-        line = self.rng.choice([
-            "go depth x", "go depth -3", "go depth", "go nodes -1", "go nodes 1.5",
-            "go movetime abc", "go mate", "go foo", "go depth 3 foo", "go Depth 3",
-            "go searchmoves " + bad, "go searchmoves %s %s depth 2" % (some, bad),
-            "go perft 0", "go perft 21", "go perft x", "go wtime", "go winc -5 wtime 100",
-            "go depth 99999999999999999999", "go movetime 10 nodes", "go infinite x",
-            "go depth 2 depth", "go mate -1", "go mate 0", "go movestogo -2 wtime 50 btime 50",
-            "go nodes 1e3", "go depth 0x10",
-        ])
-        self.expect_rejected(line, "bad go")
-        self.check_d("after a rejected go")
+        kind = self.rng.random()
+        if kind < 0.2:
+            line = self.rng.choice(["go perft 0", "go perft 21", "go perft x"])
+            self.expect_rejected(line, "bad go perft")
+            self.check_d("after a rejected go perft")
+            return
+        allowed = None
+        if kind < 0.55:
+            line = self.rng.choice([
+                "go depth 2 foo", "go foo 3 depth 1", "go Depth 3 depth 2", "go nodes 500 nodestime 0",
+                "go nodestime 0 movetime 20", "go depth 1 x y z",
+            ])
+            want_error = False
+        else:
+            line = self.rng.choice([
+                "go depth x", "go depth -3", "go depth", "go nodes -1", "go nodes 1.5",
+                "go movetime abc", "go mate", "go searchmoves " + bad, "go wtime", "go winc -5 wtime 100",
+                "go depth 99999999999999999999", "go movetime 10 nodes", "go depth 2 depth",
+                "go mate -1", "go mate 0", "go movestogo -2 wtime 50 btime 50", "go nodes 1e3",
+                "go depth 0x10", "go searchmoves %s %s depth 2" % (some, bad),
+            ])
+            want_error = True
+            if line.startswith("go searchmoves %s " % some) and legal:
+                allowed = [some]
+        what = "'%s'" % line
+        self.send(line)
+        lines = self.e.collect(what + ": the bestmove", bestmoves=1)
+        errs = errors_in(lines)
+        if want_error and not errs:
+            raise Failure("%s: no 'info string error' (got %s)" % (what, [short(l) for l in lines[:4]]))
+        if not want_error and errs:
+            raise Failure("%s: an unknown word taken for an error: %s" % (what, errs[0]))
+        rest = [l for l in lines if l not in errs]
+        if want_error and any(l.startswith("info depth 2 ") for l in rest):
+            raise Failure("%s: a malformed go searched past one ply" % what)
+        tok = self.check_search_output(rest, allowed, what)
+        self.after_search(tok, what)
 
     def act_go_perft(self):
         depth = self.rng.choice([1, 1, 2, 2, 3])

@@ -38,6 +38,15 @@ static int count_from(const Engine *e, int from, const char *prefix)
     return n;
 }
 
+/* The first line from `mark` on that starts with prefix and contains word. */
+static const char *line_with(const Engine *e, int mark, const char *prefix, const char *word)
+{
+    for (int i = mark; i < e->count; i++)
+        if (starts(e->lines[i], prefix) && strstr(e->lines[i], word))
+            return e->lines[i];
+    return NULL;
+}
+
 /* After a refused `position`, `go` must not search the position before it:
  * it says why and answers bestmove 0000. */
 static void expect_go_refused(Engine *e, const char *go)
@@ -234,6 +243,41 @@ Test(uci, go_ponder_then_ponderhit)
     check_bestmove(e, bm, NULL, Moves);
     CHECK(e, count_from(e, hit, "info string error") == 0, "ponderhit answered with an error");
     sync_ready(e);
+    CHECK(e, count_from(e, mark, "bestmove") == 1, "%d bestmoves for one go ponder",
+          count_from(e, mark, "bestmove"));
+    eng_quit(e);
+}
+
+Test(uci, ponderhit_after_a_long_ponder_answers_at_once)
+{
+    /* 20 s on the clock give this move about half a second. After three
+     * seconds of pondering that time is spent: ponderhit plays the move at
+     * once instead of finishing the iteration. */
+    static const char *const Moves = "e2e4 e7e5 g1f3 b8c6 f1b5 a7a6";
+    Engine *e = eng_start();
+    eng_send(e, "setoption name Ponder value true");
+    eng_send(e, "position startpos moves %s", Moves);
+    sync_ready(e);
+    int mark = e->next;
+    eng_send(e, "go ponder wtime 20000 btime 20000 winc 200 binc 200");
+    CHECK(e, wait_for(e, "info depth", 10000), "no info line after go ponder");
+    drain(e, 3000);
+    CHECK(e, count_from(e, mark, "bestmove") == 0, "bestmove before ponderhit");
+    int64_t t0 = now_ms();
+    eng_send(e, "ponderhit");
+    const char *bm = wait_for(e, "bestmove", 5000);
+    int64_t took = now_ms() - t0;
+    CHECK(e, bm, "no bestmove within 5 s of ponderhit");
+    check_bestmove(e, bm, NULL, Moves);
+    CHECK(e, took <= 250, "bestmove %lld ms after ponderhit, the move's time long spent",
+          (long long)took);
+    /* A short ponder leaves time: the search goes on after ponderhit. */
+    eng_send(e, "position startpos moves %s", Moves);
+    mark = e->next;
+    eng_send(e, "go ponder wtime 20000 btime 20000 winc 200 binc 200");
+    CHECK(e, wait_for(e, "info depth", 10000), "no info line after go ponder");
+    eng_send(e, "ponderhit");
+    check_bestmove(e, wait_for(e, "bestmove", 5000), NULL, Moves);
     CHECK(e, count_from(e, mark, "bestmove") == 1, "%d bestmoves for one go ponder",
           count_from(e, mark, "bestmove"));
     eng_quit(e);
@@ -812,7 +856,16 @@ Test(uci, one_megabyte_lines)
     n = snprintf(big, 64, "go depth 1 ");
     memset(big + n, 'z', MB - (size_t)n);
     big[MB] = '\0';
-    expect_error(e, big, "go", NULL);
+    /* An unknown word of a megabyte: ignored, said in a short line, and the
+     * go answered (bestmove 0000: the last position was refused). */
+    int go_mark = e->next;
+    send_raw(e, big, strlen(big));
+    send_raw(e, "\n", 1);
+    const char *bm = wait_for(e, "bestmove", 5000);
+    CHECK(e, bm && !strcmp(bm, "bestmove 0000"), "'go depth 1 zzz...' after a refused position: %s",
+          bm ? bm : "no bestmove");
+    const char *note = line_with(e, go_mark, "info string go: unknown word", "zzz");
+    CHECK(e, note && strlen(note) < 400, "the 1 MB unknown word is not said in a short line");
 
     /* A megabyte of blanks before a command. */
     memset(big, ' ', MB);
@@ -910,8 +963,10 @@ Test(uci, illegal_move_keeps_the_position)
     eng_quit(e);
 }
 
-Test(uci, bad_go_is_refused)
+Test(uci, bad_go_still_answers)
 {
+    /* A known word with a malformed value: the error names it, and a one-ply
+     * search answers, so that no client waits for a bestmove forever. */
     static const struct {
         const char *cmd, *word;
     } Bad[] = {
@@ -920,27 +975,43 @@ Test(uci, bad_go_is_refused)
         {"go nodes -5", "nodes"},
         {"go movetime xyz", "movetime"},
         {"go mate", "mate"},
-        {"go foo", "foo"},
-        {"go depth 5 bar", "bar"},
+        {"go mate 0", "mate 0"},
+        {"go movestogo", "movestogo"},
+        {"go wtime 1000 btime 1000 movestogo", "movestogo"},
         {"go searchmoves e2e5", "e2e5"},
         {"go searchmoves e7e5 depth 2", "e7e5"},
-        {"go perft 0", "perft"},
-        {"go perft abc", "perft"},
-        {"go perft 21", "perft"},
         {"go movestogo -1", "movestogo"},
         {"go depth 99999999999999999999", "depth"},
+        {"go infinite depth x", "depth"}, /* infinite: the bestmove waits for stop */
     };
     Engine *e = eng_start();
     eng_send(e, "position startpos");
+    sync_ready(e);
+    for (size_t i = 0; i < sizeof Bad / sizeof Bad[0]; i++) {
+        int mark = e->next;
+        eng_send(e, "%s", Bad[i].cmd);
+        if (strstr(Bad[i].cmd, "infinite")) {
+            CHECK(e, wait_for(e, "info depth", 5000), "no search after '%s'", Bad[i].cmd);
+            drain(e, 200);
+            CHECK(e, count_from(e, mark, "bestmove") == 0, "bestmove before stop after '%s'",
+                  Bad[i].cmd);
+            eng_send(e, "stop");
+        }
+        const char *bm = wait_for(e, "bestmove", 5000);
+        CHECK(e, bm, "no bestmove after '%s'", Bad[i].cmd);
+        check_bestmove(e, bm, NULL, NULL);
+        const char *err = line_with(e, mark, "info string error", Bad[i].word);
+        CHECK(e, err, "no error naming '%s' for '%s'", Bad[i].word, Bad[i].cmd);
+        CHECK(e, !line_with(e, mark, "info depth 2 ", ""), "'%s' searched past one ply",
+              Bad[i].cmd);
+    }
+    /* go perft is no search: a bad depth is refused and nothing else comes. */
     int mark = e->next;
-    for (size_t i = 0; i < sizeof Bad / sizeof Bad[0]; i++)
-        expect_error(e, Bad[i].cmd, Bad[i].word, NULL);
-    /* No search was started: `d` is answered (it would be refused during an
-     * endless search) and no bestmove came. */
+    expect_error(e, "go perft 0", "perft", NULL);
+    expect_error(e, "go perft abc", "perft", NULL);
+    expect_error(e, "go perft 21", "perft", NULL);
     expect_fen(e, START_FEN, "bad go commands");
-    drain(e, 100);
-    CHECK(e, count_from(e, mark, "bestmove") == 0, "a refused go printed a bestmove");
-    check_bestmove(e, search(e, "go depth 1", 10000, NULL), NULL, NULL);
+    CHECK(e, count_from(e, mark, "bestmove") == 0, "a refused go perft printed a bestmove");
     /* Negative clock times (a flagged GUI) are said and taken as 0. */
     mark = e->next;
     int64_t t0 = now_ms();
@@ -952,10 +1023,49 @@ Test(uci, bad_go_is_refused)
     sync_ready(e);
     CHECK(e, count_from(e, mark, "bestmove") == 1, "%d bestmoves", count_from(e, mark, "bestmove"));
     /* A missing number must not be reported with an earlier command's text. */
-    expect_error(e, "go nodes qwerty", "qwerty", NULL);
-    const char *err = expect_error(e, "go depth", "depth", NULL);
-    CHECK(e, !strstr(err, "qwerty"),
+    search(e, "go nodes qwerty", 5000, &mark);
+    CHECK(e, line_with(e, mark, "info string error", "qwerty"), "'go nodes qwerty' not refused");
+    search(e, "go depth", 5000, &mark);
+    const char *err = line_with(e, mark, "info string error", "depth");
+    CHECK(e, err && !strstr(err, "qwerty"),
           "'go depth' (number missing) is reported with the word of an earlier command: %s", err);
+    eng_quit(e);
+}
+
+Test(uci, go_ignores_unknown_words)
+{
+    /* The UCI protocol: an unknown token is ignored and the rest of the line
+     * is read (some GUIs send newer words, such as nodestime). */
+    Engine *e = eng_start();
+    eng_send(e, "position startpos");
+    sync_ready(e);
+    int mark;
+    const char *bm = search(e, "go depth 3 nodestime 0", 10000, &mark);
+    check_bestmove(e, bm, NULL, NULL);
+    CHECK(e, line_with(e, mark, "info depth 3 ", ""),
+          "'go depth 3 nodestime 0' did not search 3 plies");
+    CHECK(e, !line_with(e, mark, "info depth 4 ", ""),
+          "'go depth 3 nodestime 0' searched past 3 plies");
+    CHECK(e, line_with(e, mark, "info string", "nodestime"), "the unknown word is not mentioned");
+    CHECK(e, count_from(e, mark, "info string error") == 0,
+          "an unknown word is taken for an error");
+    int64_t t0 = now_ms();
+    bm = search(e, "go wtime 1000 btime 1000 foo 3", 5000, &mark);
+    check_bestmove(e, bm, NULL, NULL);
+    CHECK(e, now_ms() - t0 < 1000, "1 s on the clock, answered after %lld ms",
+          (long long)(now_ms() - t0));
+    CHECK(e, line_with(e, mark, "info string", "foo 3"), "'foo 3' is not mentioned");
+    /* Before a known word, after it, alone (then the search is endless). */
+    bm = search(e, "go bar depth 2", 10000, &mark);
+    check_bestmove(e, bm, NULL, NULL);
+    CHECK(e, !line_with(e, mark, "info depth 3 ", ""), "'go bar depth 2' searched past 2 plies");
+    mark = e->next;
+    eng_send(e, "go foo");
+    CHECK(e, wait_for(e, "info depth", 5000), "'go foo' did not search");
+    drain(e, 200);
+    CHECK(e, count_from(e, mark, "bestmove") == 0, "'go foo' (a bare go) ended before stop");
+    eng_send(e, "stop");
+    check_bestmove(e, wait_for(e, "bestmove", 2000), NULL, NULL);
     eng_quit(e);
 }
 
