@@ -24,12 +24,13 @@ ifeq ($(TUNE),1)
   override CFLAGS += -DTUNE
 endif
 
-TUNE_SRC := eval/tune.c
-# The network's trainer: its code (also linked by tests/test_train.c) and its main.
-TRAIN_SRC := eval/train.c eval/train_cli.c
-TRAIN_MAIN_SRC := eval/train_main.c
-LIB_SRC := $(wildcard movegen/*.c) \
-           $(filter-out $(TUNE_SRC) $(TRAIN_SRC) $(TRAIN_MAIN_SRC),$(wildcard eval/*.c)) \
+# The programs that are not the engine, each in a folder of its own that the
+# engine never includes: the evaluation tuner and the network's trainer (its
+# code is also linked by tests/test_train.c).
+TUNE_SRC := eval/tune/tune.c
+TRAIN_SRC := eval/train/train.c eval/train/cli.c
+TRAIN_MAIN_SRC := eval/train/main.c
+LIB_SRC := $(wildcard movegen/*.c) $(wildcard eval/*.c) $(wildcard eval/nnue/*.c) \
            $(wildcard search/*.c) $(wildcard perft/*.c) $(wildcard bench/*.c) \
            $(filter-out engine/main.c,$(wildcard engine/*.c))
 MAIN_SRC := engine/main.c
@@ -66,15 +67,15 @@ $(BUILD)/eval/nnue_embed.c: eval/embed.sh $(wildcard $(EVALFILE))
 	sh eval/embed.sh $(EVALFILE) > $@
 
 $(EMBED_OBJ): $(BUILD)/eval/nnue_embed.c
-	$(CC) $(CFLAGS) -Ieval -c -o $@ $<
+	$(CC) $(CFLAGS) -I. -c -o $@ $<
 
-# The evaluation tuner (eval/tune.c, eval/README.md): ./rokade-tune FILE...
+# The evaluation tuner (eval/tune/, eval/README.md): ./rokade-tune FILE...
 tune: $(TUNE_EXE)
 
 $(TUNE_EXE): $(TUNE_OBJ) $(LIB_OBJ)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-# The network's trainer (eval/train.c, eval/README.md): ./rokade-train --help
+# The network's trainer (eval/train/, eval/README.md): ./rokade-train --help
 train: $(TRAIN_EXE)
 
 $(TRAIN_EXE): $(TRAIN_MAIN_OBJ) $(TRAIN_OBJ) $(LIB_OBJ)
@@ -171,7 +172,7 @@ lint:
 # table entry per line with a name comment; formatting it would be undone by
 # the next tuning run). `make test` runs format-check first.
 CLANG_FORMAT ?= clang-format
-FORMAT_SRC := $(filter-out eval/weights.c,$(wildcard movegen/*.[ch] eval/*.[ch] search/*.[ch] \
+FORMAT_SRC := $(filter-out eval/weights.c,$(wildcard movegen/*.[ch] eval/*.[ch] eval/nnue/*.[ch] eval/train/*.[ch] eval/tune/*.[ch] search/*.[ch] \
               perft/*.[ch] bench/*.[ch] engine/*.[ch] engine/web/*.[ch] tests/*.[ch] \
               tests/fuzz/*.[ch]))
 

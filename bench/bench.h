@@ -5,7 +5,7 @@
 
 #include <stdint.h>
 
-#include "../eval/nnue.h"
+#include "../eval/nnue/nnue.h"
 
 enum { BENCH_DEPTH = 12 };
 

@@ -57,7 +57,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../eval/nnue.h"
+#include "../eval/nnue/nnue.h"
 
 enum {
     DATAGEN_GAMES = 1000,       /* default number of games */

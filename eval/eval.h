@@ -3,7 +3,7 @@
 #define ROKADE_EVAL_H
 
 #include "../movegen/position.h"
-#include "nnue.h"
+#include "nnue/nnue.h"
 
 /* Packed middlegame/endgame score: mg in the low half, eg in the high half. */
 typedef int32_t score_t;

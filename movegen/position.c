@@ -494,7 +494,23 @@ void pos_get_fen(const Position *pos, char *buf, size_t len)
 /* ------------------------------------------------------------------------ */
 /* Make / unmake                                                            */
 
+static inline void take_off(PieceDelta *d, int piece, int sq)
+{
+    d->off[d->n_off++] = (PieceSq){(uint8_t)piece, (uint8_t)sq};
+}
+
+static inline void put_on(PieceDelta *d, int piece, int sq)
+{
+    d->on[d->n_on++] = (PieceSq){(uint8_t)piece, (uint8_t)sq};
+}
+
 void pos_make_move(Position *pos, move_t m)
+{
+    PieceDelta unused;
+    pos_make_move_delta(pos, m, &unused);
+}
+
+void pos_make_move_delta(Position *pos, move_t m, PieceDelta *d)
 {
     const StateInfo *prev = &pos->hist[pos->hply];
     StateInfo *st = &pos->hist[++pos->hply];
@@ -503,6 +519,7 @@ void pos_make_move(Position *pos, move_t m)
     int pc = pos->board[from];
     uint64_t key = prev->key ^ ZobSide;
     uint64_t pkey = prev->pawn_key;
+    d->n_off = d->n_on = 0;
 
     st->rule50 = prev->rule50 + 1;
     st->plies_from_null = prev->plies_from_null + 1;
@@ -522,7 +539,14 @@ void pos_make_move(Position *pos, move_t m)
         put_piece(pos, rook, rto);
         key ^= ZobPiece[pc][from] ^ ZobPiece[pc][kto] ^ ZobPiece[rook][to] ^ ZobPiece[rook][rto];
         st->captured = NO_PIECE;
+        take_off(d, pc, from);
+        take_off(d, rook, to);
+        put_on(d, pc, kto);
+        put_on(d, rook, rto);
     } else {
+        /* The mover first: the accumulators look for a king there. */
+        take_off(d, pc, from);
+        put_on(d, kind == MOVE_PROMOTION ? make_piece(us, move_promo(m)) : pc, to);
         int captured = pos->board[to];
         int capsq = to;
         if (kind == MOVE_EN_PASSANT) {
@@ -533,6 +557,7 @@ void pos_make_move(Position *pos, move_t m)
         if (captured) {
             remove_piece(pos, capsq);
             key ^= ZobPiece[captured][capsq];
+            take_off(d, captured, capsq);
             if (piece_type(captured) == PAWN)
                 pkey ^= ZobPiece[captured][capsq];
             st->rule50 = 0;

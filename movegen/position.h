@@ -46,6 +46,20 @@ typedef struct Position {
     StateInfo hist[MAX_HISTORY];
 } Position;
 
+/* The pieces a move takes off squares and puts on squares, as make-move
+ * reports them to what follows the board piece by piece (the net's
+ * accumulators): at most two of each (castling; a capture by a promotion
+ * is two off, one on). The moving piece (the king, in castling) comes
+ * first of each. */
+typedef struct {
+    uint8_t piece, sq;
+} PieceSq;
+
+typedef struct {
+    uint8_t n_off, n_on;
+    PieceSq off[2], on[2];
+} PieceDelta;
+
 typedef enum {
     GAME_ONGOING,
     GAME_CHECKMATE,
@@ -74,6 +88,8 @@ void pos_set_startpos(Position *pos);
 void pos_get_fen(const Position *pos, char *buf, size_t len);
 
 void pos_make_move(Position *pos, move_t m);
+/* The same, and says in *delta which pieces the move took off and put on. */
+void pos_make_move_delta(Position *pos, move_t m, PieceDelta *delta);
 void pos_unmake_move(Position *pos, move_t m);
 void pos_make_null(Position *pos);
 void pos_unmake_null(Position *pos);

@@ -90,8 +90,9 @@ static inline int evaluate(SearchThread *t, const Position *pos)
 static inline void make_move(SearchThread *t, Position *pos, move_t m)
 {
     if (t->nnue.net)
-        nnue_push(&t->nnue, pos, m);
-    pos_make_move(pos, m);
+        pos_make_move_delta(pos, m, nnue_push(&t->nnue));
+    else
+        pos_make_move(pos, m);
 }
 
 static inline void unmake_move(SearchThread *t, Position *pos, move_t m)

@@ -15,7 +15,7 @@
 
 #include <stddef.h>
 
-#include "../eval/nnue.h"
+#include "../eval/nnue/nnue.h"
 #include "../movegen/position.h"
 #include "timeman.h"
 

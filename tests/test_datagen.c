@@ -15,7 +15,7 @@
 #include <unistd.h>
 
 #include "../engine/datagen.h"
-#include "../eval/nnue.h"
+#include "../eval/nnue/nnue.h"
 #include "../movegen/movegen.h"
 #include "../movegen/notation.h"
 #include "../movegen/packed.h"

@@ -16,7 +16,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "../eval/nnue.h"
+#include "../eval/nnue/nnue.h"
 #include "../movegen/bitboard.h"
 #include "../movegen/movegen.h"
 #include "../movegen/notation.h"
@@ -78,7 +78,7 @@ static void seal(uint8_t *net, size_t size)
 static uint8_t *random_net(uint64_t seed, int scale, int buckets, size_t *size)
 {
     uint64_t rng = seed;
-    *size = nnue_file_size(H, (size_t)buckets);
+    *size = nnue_file_size(NNUE_INPUTS, H, (size_t)buckets);
     uint8_t *net = calloc(1, *size);
     cr_assert_not_null(net);
     memcpy(net, "RKNN", 4); /* NOLINT(bugprone-not-null-terminated-result): 4 bytes */
@@ -123,7 +123,7 @@ static int reference_eval(const uint8_t *net, const Position *pos)
             acc[c][i] = get_i16(net + ft_bias_at(i));
         for (int sq = 0; sq < 64; sq++)
             if (pos->board[sq] != NO_PIECE) {
-                int f = nnue_feature(c, pos->board[sq], sq);
+                int f = nnue_feature(c, pos_king_sq(pos, c), pos->board[sq], sq);
                 for (int i = 0; i < H; i++)
                     acc[c][i] += get_i16(net + ft_weight_at(f, i));
             }
@@ -322,8 +322,7 @@ static void check_every_move(NnueStack *st, const uint8_t *data, Position *pos, 
     for (int i = 0; i < list.count; i++) {
         char uci[8];
         move_to_uci(pos, list.moves[i], uci);
-        nnue_push(st, pos, list.moves[i]);
-        pos_make_move(pos, list.moves[i]);
+        pos_make_move_delta(pos, list.moves[i], nnue_push(st));
         cr_assert_eq(nnue_evaluate(st, pos), reference_eval(data, pos), "%s after %s", fen, uci);
         cr_assert(nnue_check(st, pos), "%s after %s", fen, uci);
         pos_unmake_move(pos, list.moves[i]);
@@ -371,8 +370,7 @@ Test(nnue, incremental_equals_scratch_along_random_games, .timeout = 120)
                     castlings += move_kind(m) == MOVE_CASTLING;
                     eps += move_kind(m) == MOVE_EN_PASSANT;
                     promotions += move_kind(m) == MOVE_PROMOTION;
-                    nnue_push(st, pos, m);
-                    pos_make_move(pos, m);
+                    pos_make_move_delta(pos, m, nnue_push(st));
                     line[depth++] = m;
                 }
                 /* Evaluated now and then, so that catching up over several

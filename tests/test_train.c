@@ -1,4 +1,4 @@
-/* The network's trainer (eval/train.c, rokade-train): the gradient against
+/* The network's trainer (eval/train/, rokade-train): the gradient against
  * central differences on a tiny net, the float forward pass against a plain
  * double-precision one written here, a few hundred steps on
  * tests/data/train_sample.vf (the first 297 games of gen1) lowering the
@@ -16,8 +16,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "../eval/nnue_format.h"
-#include "../eval/train.h"
+#include "../eval/nnue/format.h"
+#include "../eval/train/train.h"
 #include "../movegen/viriformat.h"
 
 static const char *const Sample = "tests/data/train_sample.vf";
@@ -76,11 +76,17 @@ static double reference_eval(const TrainNet *net, const TrainPos *p)
     double y = ftb[h + nb * 2 * h + b];
     int us = p->stm;
     for (int k = 0; k < 2; k++) {
-        int persp = k == 0 ? us : !us, feat[32], nf = 0;
+        int persp = k == 0 ? us : !us, feat[32], nf = 0, ksq = 0;
+        for (int sq = 0, i = 0; sq < 64; sq++)
+            if (p->occ >> sq & 1) {
+                int piece = p->pieces[i / 2] >> (4 * (i & 1)) & 15;
+                ksq = piece == make_piece(persp, KING) ? sq : ksq;
+                i++;
+            }
         for (int sq = 0; sq < 64; sq++)
             if (p->occ >> sq & 1) {
                 int piece = p->pieces[nf / 2] >> (4 * (nf & 1)) & 15;
-                feat[nf++] = nnue_feature(persp, piece, sq);
+                feat[nf++] = nnue_feature(persp, ksq, piece, sq);
             }
         for (size_t i = 0; i < h; i++) {
             double a = ftb[i];

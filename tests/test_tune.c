@@ -1,4 +1,4 @@
-/* The tuner (rokade-tune, eval/tune.c; ROKADE_TUNE names the binary, default
+/* The tuner (rokade-tune, eval/tune/tune.c; ROKADE_TUNE names the binary, default
  * ./rokade-tune): a few epochs on tests/data/tune_sample.bin lower the loss and
  * write a weight file that compiles, has every weight once and keeps the
  * frozen ones; no epochs writes the weights unchanged; the gradient agrees

@@ -51,11 +51,11 @@ build/wasm-mt/%.o: %.c
 # The built-in net: the C source the native build generates (Makefile).
 build/wasm-st/eval/nnue_embed.o: $(BUILD)/eval/nnue_embed.c
 	@mkdir -p $(dir $@)
-	$(WEB_ENV) $(EMCC) $(WEB_CFLAGS) -Ieval -c -o $@ $<
+	$(WEB_ENV) $(EMCC) $(WEB_CFLAGS) -I. -c -o $@ $<
 
 build/wasm-mt/eval/nnue_embed.o: $(BUILD)/eval/nnue_embed.c
 	@mkdir -p $(dir $@)
-	$(WEB_ENV) $(EMCC) $(WEB_CFLAGS) -Ieval -pthread -c -o $@ $<
+	$(WEB_ENV) $(EMCC) $(WEB_CFLAGS) -I. -pthread -c -o $@ $<
 
 -include $(WEB_ST_OBJ:.o=.d) $(WEB_MT_OBJ:.o=.d) build/wasm-st/$(WEB_DIR)/rules.d \
          build/wasm-st/$(WEB_DIR)/engine_web.d build/wasm-mt/$(WEB_DIR)/engine_web.d

@@ -15,8 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../movegen/viriformat.h"
-#include "eval.h"
+#include "../../movegen/viriformat.h"
+#include "../eval.h"
 
 static double clock_seconds(clockid_t id)
 {

@@ -14,9 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../movegen/packed.h"
-#include "../movegen/util.h"
-#include "trace.h"
+#include "../../movegen/packed.h"
+#include "../../movegen/util.h"
+#include "../trace.h"
 
 enum { EXIT_BAD = 2, MAX_THREADS = 256 };
 
@@ -146,7 +146,7 @@ static void init_names(void)
         }
     for (int i = 0; i < N_WEIGHTS; i++)
         if (!seen[i])
-            fail("internal: weight %d has no name (update Groups in eval/tune.c)", i);
+            fail("internal: weight %d has no name (update Groups in eval/tune/tune.c)", i);
 }
 
 /* ---- options ---- */

@@ -13,11 +13,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#if defined(__AVX512F__) || defined(__AVX2__)
-#include <immintrin.h>
-#endif
-
-#include "../movegen/bitboard.h"
+#include "../../movegen/bitboard.h"
+#include "../nnue/simd.h"
 
 /* ---- Small helpers ------------------------------------------------------ */
 
@@ -43,62 +40,30 @@ static void *alloc_floats(size_t n)
     return p;
 }
 
-/* ---- SIMD kernels (n is a multiple of 16, pointers 64-byte aligned) ----- */
+/* ---- Kernels over the SIMD layer (eval/nnue/simd.h; n is a multiple of
+ * 16, pointers 64-byte aligned) ------------------------------------------ */
 
-const char *train_simd_name(void)
-{
-#if defined(__AVX512F__)
-    return "avx512";
-#elif defined(__AVX2__)
-    return "avx2";
-#else
-    return "scalar";
-#endif
-}
+_Static_assert(16 % VF32_LANES == 0, "the kernels step by the lanes within 16 values");
+
+const char *train_simd_name(void) { return SIMD_F32_NAME; }
 
 /* d += s */
 static void vec_add(float *restrict d, const float *restrict s, int n)
 {
-#if defined(__AVX512F__)
-    for (int i = 0; i < n; i += 16)
-        _mm512_store_ps(d + i, _mm512_add_ps(_mm512_load_ps(d + i), _mm512_load_ps(s + i)));
-#elif defined(__AVX2__)
-    for (int i = 0; i < n; i += 8)
-        _mm256_store_ps(d + i, _mm256_add_ps(_mm256_load_ps(d + i), _mm256_load_ps(s + i)));
-#else
-    for (int i = 0; i < n; i++)
-        d[i] += s[i];
-#endif
+    for (int i = 0; i < n; i += VF32_LANES)
+        vf32_store(d + i, vf32_add(vf32_load(d + i), vf32_load(s + i)));
 }
 
 /* sum_i screlu(a_i) w_i */
 static float dot_screlu(const float *restrict a, const float *restrict w, int n)
 {
-#if defined(__AVX512F__)
-    __m512 zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1.0f), sum = zero;
-    for (int i = 0; i < n; i += 16) {
-        __m512 c = _mm512_min_ps(_mm512_max_ps(_mm512_load_ps(a + i), zero), one);
-        sum = _mm512_fmadd_ps(_mm512_mul_ps(c, c), _mm512_load_ps(w + i), sum);
+    const vf32 zero = vf32_zero(), one = vf32_set1(1.0f);
+    vf32 sum = zero;
+    for (int i = 0; i < n; i += VF32_LANES) {
+        vf32 c = vf32_min(vf32_max(vf32_load(a + i), zero), one);
+        sum = vf32_mul_add(vf32_mul(c, c), vf32_load(w + i), sum);
     }
-    return _mm512_reduce_add_ps(sum);
-#elif defined(__AVX2__)
-    __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f), sum = zero;
-    for (int i = 0; i < n; i += 8) {
-        __m256 c = _mm256_min_ps(_mm256_max_ps(_mm256_load_ps(a + i), zero), one);
-        sum = _mm256_add_ps(sum, _mm256_mul_ps(_mm256_mul_ps(c, c), _mm256_load_ps(w + i)));
-    }
-    __m128 s4 = _mm_add_ps(_mm256_castps256_ps128(sum), _mm256_extractf128_ps(sum, 1));
-    s4 = _mm_add_ps(s4, _mm_movehl_ps(s4, s4));
-    s4 = _mm_add_ss(s4, _mm_movehdup_ps(s4));
-    return _mm_cvtss_f32(s4);
-#else
-    float sum = 0;
-    for (int i = 0; i < n; i++) {
-        float c = a[i] < 0 ? 0 : a[i] > 1 ? 1 : a[i];
-        sum += c * c * w[i];
-    }
-    return sum;
-#endif
+    return vf32_sum(sum);
 }
 
 /* The backward pass through one perspective's SCReLU and output weights,
@@ -107,42 +72,16 @@ static float dot_screlu(const float *restrict a, const float *restrict w, int n)
 static void back_screlu(const float *restrict a, const float *restrict w, float g,
                         float *restrict gw, float *restrict da, float *restrict gb, int n)
 {
-#if defined(__AVX512F__)
-    __m512 zero = _mm512_setzero_ps(), one = _mm512_set1_ps(1.0f), vg = _mm512_set1_ps(g);
-    __m512 vg2 = _mm512_set1_ps(2 * g);
-    for (int i = 0; i < n; i += 16) {
-        __m512 x = _mm512_load_ps(a + i);
-        __m512 c = _mm512_min_ps(_mm512_max_ps(x, zero), one);
-        _mm512_store_ps(gw + i, _mm512_fmadd_ps(vg, _mm512_mul_ps(c, c), _mm512_load_ps(gw + i)));
-        __mmask16 in = _mm512_cmp_ps_mask(x, zero, _CMP_GT_OQ)
-                       & _mm512_cmp_ps_mask(x, one, _CMP_LT_OQ);
-        __m512 d = _mm512_maskz_mul_ps(in, _mm512_mul_ps(vg2, _mm512_load_ps(w + i)), x);
-        _mm512_store_ps(da + i, d);
-        _mm512_store_ps(gb + i, _mm512_add_ps(_mm512_load_ps(gb + i), d));
+    const vf32 zero = vf32_zero(), one = vf32_set1(1.0f), vg = vf32_set1(g);
+    const vf32 vg2 = vf32_set1(2 * g);
+    for (int i = 0; i < n; i += VF32_LANES) {
+        vf32 x = vf32_load(a + i);
+        vf32 c = vf32_min(vf32_max(x, zero), one);
+        vf32_store(gw + i, vf32_mul_add(vg, vf32_mul(c, c), vf32_load(gw + i)));
+        vf32 d = vf32_in_open01(x, vf32_mul(vf32_mul(vg2, vf32_load(w + i)), x));
+        vf32_store(da + i, d);
+        vf32_store(gb + i, vf32_add(vf32_load(gb + i), d));
     }
-#elif defined(__AVX2__)
-    __m256 zero = _mm256_setzero_ps(), one = _mm256_set1_ps(1.0f), vg = _mm256_set1_ps(g);
-    __m256 vg2 = _mm256_set1_ps(2 * g);
-    for (int i = 0; i < n; i += 8) {
-        __m256 x = _mm256_load_ps(a + i);
-        __m256 c = _mm256_min_ps(_mm256_max_ps(x, zero), one);
-        _mm256_store_ps(gw + i, _mm256_add_ps(_mm256_load_ps(gw + i),
-                                              _mm256_mul_ps(vg, _mm256_mul_ps(c, c))));
-        __m256 in = _mm256_and_ps(_mm256_cmp_ps(x, zero, _CMP_GT_OQ),
-                                  _mm256_cmp_ps(x, one, _CMP_LT_OQ));
-        __m256 d = _mm256_and_ps(in, _mm256_mul_ps(_mm256_mul_ps(vg2, _mm256_load_ps(w + i)), x));
-        _mm256_store_ps(da + i, d);
-        _mm256_store_ps(gb + i, _mm256_add_ps(_mm256_load_ps(gb + i), d));
-    }
-#else
-    for (int i = 0; i < n; i++) {
-        float x = a[i], c = x < 0 ? 0 : x > 1 ? 1 : x;
-        gw[i] += g * c * c;
-        float d = x > 0 && x < 1 ? 2 * g * w[i] * x : 0;
-        da[i] = d;
-        gb[i] += d;
-    }
-#endif
 }
 
 /* ---- Positions ---------------------------------------------------------- */
@@ -168,10 +107,16 @@ bool train_pos_make(const Position *pos, int score_stm, int result_stm, TrainPos
 int train_pos_features(const TrainPos *p, uint16_t stm[32], uint16_t nstm[32])
 {
     int k = 0, us = p->stm & 1, flip = p->stm & TRAIN_MIRROR ? 7 : 0;
+    int piece[32], sq[32], ksq[COLOR_NB] = {0, 0};
     for (uint64_t b = p->occ; b; b &= b - 1, k++) {
-        int sq = lsb(b) ^ flip, piece = (p->pieces[k / 2] >> (4 * (k & 1))) & 15;
-        stm[k] = (uint16_t)nnue_feature(us, piece, sq);
-        nstm[k] = (uint16_t)nnue_feature(!us, piece, sq);
+        sq[k] = lsb(b) ^ flip;
+        piece[k] = (p->pieces[k / 2] >> (4 * (k & 1))) & 15;
+        if (piece_type(piece[k]) == KING)
+            ksq[piece_color(piece[k])] = sq[k];
+    }
+    for (int i = 0; i < k; i++) {
+        stm[i] = (uint16_t)nnue_feature(us, ksq[us], piece[i], sq[i]);
+        nstm[i] = (uint16_t)nnue_feature(!us, ksq[!us], piece[i], sq[i]);
     }
     return k;
 }
@@ -484,45 +429,36 @@ double train_opt_step(TrainOpt *o, const TrainPos *const *batch, size_t n, doubl
 
 /* ---- The quantized file ------------------------------------------------- */
 
-static void put_u32(uint8_t **p, uint32_t v)
-{
-    for (int i = 0; i < 4; i++)
-        *(*p)++ = (uint8_t)(v >> (8 * i));
-}
-
-static void put_i16(uint8_t **p, float x)
+/* round(x), saturated to int16. */
+static int16_t quantize(float x)
 {
     long v = lrintf(x);
-    v = v > INT16_MAX ? INT16_MAX : v < INT16_MIN ? INT16_MIN : v;
-    uint16_t u = (uint16_t)(int16_t)v;
-    *(*p)++ = (uint8_t)u;
-    *(*p)++ = (uint8_t)(u >> 8);
+    return (int16_t)(v > INT16_MAX ? INT16_MAX : v < INT16_MIN ? INT16_MIN : v);
 }
 
 void train_net_quantize(const TrainNet *net, int scale, uint8_t *buf)
 {
     const size_t h = (size_t)net->hidden;
-    uint8_t *p = buf;
-    *p++ = 'R', *p++ = 'K', *p++ = 'N', *p++ = 'N';
-    put_u32(&p, NNUE_VERSION);
-    put_u32(&p, NNUE_INPUTS);
-    put_u32(&p, (uint32_t)h);
-    put_u32(&p, NNUE_QA);
-    put_u32(&p, NNUE_QB);
-    put_u32(&p, (uint32_t)scale);
-    put_u32(&p, (uint32_t)net->buckets);
+    const NnueHeader header = {.inputs = NNUE_INPUTS,
+                               .hidden = (uint32_t)h,
+                               .qa = NNUE_QA,
+                               .qb = NNUE_QB,
+                               .scale = scale,
+                               .buckets = (uint32_t)net->buckets};
+    nnue_header_write(buf, &header);
+    uint8_t *p = buf + NNUE_HEADER_SIZE;
     size_t nft = (NNUE_INPUTS + 1) * h; /* weights, then biases */
-    for (size_t i = 0; i < nft; i++)
-        put_i16(&p, net->w[i] * NNUE_QA);
+    for (size_t i = 0; i < nft; i++, p += 2)
+        nnue_put_i16(p, quantize(net->w[i] * NNUE_QA));
     const float *ow = net->w + out_offset(h);
-    for (size_t i = 0; i < 2 * h * (size_t)net->buckets; i++)
-        put_i16(&p, ow[i] * NNUE_QB);
-    for (int k = 0; k < net->buckets; k++) {
+    for (size_t i = 0; i < 2 * h * (size_t)net->buckets; i++, p += 2)
+        nnue_put_i16(p, quantize(ow[i] * NNUE_QB));
+    for (int k = 0; k < net->buckets; k++, p += 4) {
         double b = (double)net->w[out_bias_offset(net) + (size_t)k] * NNUE_QA * NNUE_QB;
         b = b > INT32_MAX ? INT32_MAX : b < INT32_MIN ? INT32_MIN : b;
-        put_u32(&p, (uint32_t)(int32_t)lrint(b));
+        nnue_put_u32(p, (uint32_t)(int32_t)lrint(b));
     }
-    put_u32(&p, nnue_checksum(buf, (size_t)(p - buf)));
+    nnue_put_u32(p, nnue_checksum(buf, (size_t)(p - buf)));
 }
 
 bool train_write_file(const char *path, const void *data, size_t n, char *err, size_t errlen)
@@ -546,7 +482,7 @@ bool train_write_file(const char *path, const void *data, size_t n, char *err, s
 
 bool train_net_write(const TrainNet *net, int scale, const char *path, char *err, size_t errlen)
 {
-    size_t n = nnue_file_size((size_t)net->hidden, (size_t)net->buckets);
+    size_t n = nnue_file_size(NNUE_INPUTS, (size_t)net->hidden, (size_t)net->buckets);
     uint8_t *buf = malloc(n);
     if (!buf) {
         snprintf(err, errlen, "out of memory");

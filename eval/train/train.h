@@ -10,8 +10,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../movegen/position.h"
-#include "nnue_format.h"
+#include "../../movegen/position.h"
+#include "../nnue/format.h"
 
 enum {
     TRAIN_MAX_HIDDEN = 2048, /* --hidden: a multiple of TRAIN_HIDDEN_STEP up to this */

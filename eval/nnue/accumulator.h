@@ -1,0 +1,56 @@
+/* The accumulators: one per ply of a line, for both perspectives, brought
+ * up to date lazily. Make-move reports the pieces it moved (PieceDelta,
+ * movegen/position.h) into the accumulator that nnue_push opens; an
+ * accumulator is computed only when an evaluation needs it, from the
+ * nearest ply below that is computed, or afresh from the position when a
+ * king move between them changed its perspective's features
+ * (features.h). */
+#ifndef ROKADE_NNUE_ACCUMULATOR_H
+#define ROKADE_NNUE_ACCUMULATOR_H
+
+#include "../../movegen/position.h"
+#include "format.h"
+
+typedef struct NnueNet NnueNet;
+
+typedef struct {
+    _Alignas(64) int16_t v[COLOR_NB][NNUE_HIDDEN];
+    bool computed[COLOR_NB];
+    PieceDelta delta; /* the move that led here (none after a null move) */
+} NnueAccumulator;
+
+enum { NNUE_STACK_SIZE = MAX_PLY + 16 };
+
+typedef struct {
+    const NnueNet *net;
+    int top;
+    NnueAccumulator acc[NNUE_STACK_SIZE];
+} NnueStack;
+
+/* Starts a stack at pos (both accumulators computed from scratch). */
+void nnue_reset(NnueStack *st, const NnueNet *net, const Position *pos);
+/* Opens the accumulator of the next ply; make-move fills the delta it
+ * returns (pos_make_move_delta). */
+static inline PieceDelta *nnue_push(NnueStack *st)
+{
+    NnueAccumulator *a = &st->acc[++st->top];
+    a->computed[WHITE] = a->computed[BLACK] = false;
+    return &a->delta;
+}
+/* Before a null move. */
+static inline void nnue_push_null(NnueStack *st)
+{
+    PieceDelta *d = nnue_push(st);
+    d->n_off = d->n_on = 0;
+}
+/* After the unmake of the move (or null move) pushed last. */
+static inline void nnue_pop(NnueStack *st) { st->top--; }
+/* The top accumulators, computed (pos: the position the stack has
+ * reached). */
+const NnueAccumulator *nnue_accumulate(NnueStack *st, const Position *pos);
+/* Perspective persp's accumulator of pos, computed from scratch. */
+void nnue_refresh(const NnueNet *net, const Position *pos, int persp, int16_t *acc);
+/* Whether the top accumulators equal ones computed from scratch (tests). */
+bool nnue_check(NnueStack *st, const Position *pos);
+
+#endif

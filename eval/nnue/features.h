@@ -1,0 +1,72 @@
+/* The network's input features and output buckets (eval/nnue/format.h
+ * describes the architecture), shared by the engine and the trainer.
+ *
+ * A feature is (king bucket, side, piece type, square), all seen from one
+ * perspective: the board is turned top to bottom for Black, so each side
+ * sees its own pieces from its own first rank, and, where the layout
+ * mirrors, left to right when that side's king stands on files e-h. The
+ * king bucket comes from a table of the (turned) king square: today one
+ * bucket and no mirroring, the 768 features of every king square. Input
+ * buckets by the king's square are a change of NnueKingBuckets and
+ * NNUE_KING_MIRROR below; a king move that changes the bucket or the
+ * mirroring makes the accumulator of its side be computed afresh
+ * (nnue_king_changes). */
+#ifndef ROKADE_NNUE_FEATURES_H
+#define ROKADE_NNUE_FEATURES_H
+
+#include <stdbool.h>
+
+#include "../../movegen/types.h"
+
+enum {
+    NNUE_KING_BUCKETS = 1,
+    NNUE_KING_MIRROR = 0, /* 1: files e-h of the king mirror the board to a-d */
+    NNUE_FEATURES = 768,  /* per king bucket: 2 sides x 6 piece types x 64 squares */
+    NNUE_INPUTS = NNUE_FEATURES * NNUE_KING_BUCKETS,
+};
+
+/* The king bucket of a king square seen from its side (a1 = the side's own
+ * queen's rook corner), after the mirroring. */
+static inline int nnue_king_bucket(int ksq)
+{
+    static const unsigned char NnueKingBuckets[SQ_NB] = {0};
+    /* One bucket: no look-up, so that the compiler drops the king square. */
+    return NNUE_KING_BUCKETS == 1 ? 0 : NnueKingBuckets[ksq];
+}
+
+/* What of the perspective's king square the features depend on: the bucket
+ * and the mirroring, as one number. */
+static inline int nnue_king_index(int persp, int ksq)
+{
+    const int k = ksq ^ (persp == WHITE ? 0 : 56);
+    const int mirror = NNUE_KING_MIRROR && (k & 7) >= 4;
+    return 2 * nnue_king_bucket(mirror ? k ^ 7 : k) + mirror;
+}
+
+/* Whether a king of colour persp moving from `from` to `to` changes its
+ * perspective's features (then that accumulator is computed afresh). */
+static inline bool nnue_king_changes(int persp, int from, int to)
+{
+    return nnue_king_index(persp, from) != nnue_king_index(persp, to);
+}
+
+/* The input feature of `piece` on `sq` for perspective `persp` (a colour)
+ * whose king stands on ksq: the perspective's own pieces first. */
+static inline int nnue_feature(int persp, int ksq, int piece, int sq)
+{
+    const int ki = nnue_king_index(persp, ksq);
+    const int turn = (persp == WHITE ? 0 : 56) ^ (ki & 1 ? 7 : 0);
+    const int side = piece_color(piece) != persp;
+    return (ki >> 1) * NNUE_FEATURES + side * 384 + (piece_type(piece) - PAWN) * 64 + (sq ^ turn);
+}
+
+/* The output bucket of a position with `pieces` pieces (kings included,
+ * 2..32) among `buckets`: equal ranges of the piece count, the fewest
+ * pieces in bucket 0. */
+static inline int nnue_bucket(int pieces, int buckets)
+{
+    int k = (pieces - 2) * buckets / 31;
+    return k < 0 ? 0 : k >= buckets ? buckets - 1 : k;
+}
+
+#endif
