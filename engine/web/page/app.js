@@ -4,14 +4,14 @@
 import {Chessboard, COLOR, INPUT_EVENT_TYPE} from './vendor/cm-chessboard/src/Chessboard.js'
 import {Markers, MARKER_TYPE} from './vendor/cm-chessboard/src/extensions/markers/Markers.js'
 import {PromotionDialog, PROMOTION_DIALOG_RESULT_TYPE} from './vendor/cm-chessboard/src/extensions/promotion-dialog/PromotionDialog.js'
-import {Game, loadRules, START_FEN} from './game.js'
+import {Game, LEVELS, loadRules, START_FEN} from './game.js'
 import {Engine} from './engine.js'
 import {Clock, TIME_CONTROLS, customControl} from './clock.js'
 import {sounds} from './sound.js'
 import {gamePgn} from './pgn.js'
 import {LANGUAGES, localSan, ENDINGS} from './i18n.js'
 import {chess960Fen, randomChess960} from './chess960.js'
-import {describeLevel, ELO_MIN, ELO_MAX} from './levels.js'
+import {describeLevel, levelRange} from './levels.js'
 import {loadSettings, saveSettings} from './settings.js'
 
 const $ = (id) => document.getElementById(id)
@@ -35,8 +35,9 @@ let drawing = 0 // bumped by each position the board is asked to draw
 function showLevel() {
     const elo = settings.levelMode === 'elo'
     const input = $('level')
-    input.min = elo ? ELO_MIN : 0
-    input.max = elo ? ELO_MAX : 20
+    const [min, max] = levelRange(settings.levelMode)
+    input.min = min
+    input.max = max
     input.step = elo ? 50 : 1
     input.value = elo ? settings.elo : settings.skill
     $('level-value').value = input.value
@@ -172,13 +173,13 @@ async function robotMove() {
     }
     levelOptions()
     const started = performance.now()
-    const args = clock ? clock.goArgs() : `movetime ${level.strength >= 20 ? 1500 : 700}`
+    const args = clock ? clock.goArgs() : `movetime ${level.strength >= LEVELS.full ? 1500 : 700}`
     render()
     const res = await engine.go(game.uciPosition(), side, args)
     if (my !== token || over) return
     if (res.score) robotEval = res.score
     // A natural pause at the low levels (short with a clock).
-    const pause = (20 - level.strength) * (clock ? 15 : 60)
+    const pause = (LEVELS.full - level.strength) * (clock ? 15 : 60)
     const wait = Math.max(0, pause - (performance.now() - started))
     if (wait) await new Promise((r) => setTimeout(r, wait))
     if (my !== token || over) return
@@ -433,11 +434,14 @@ function bindControls() {
 }
 
 async function start() {
-    bindSettings()
     setStatus('Loading Rokade…')
     engine = new Engine()
     engine.onInfo = onInfo
-    const [,] = await Promise.all([loadRules(), engine.init(Math.min(navigator.hardwareConcurrency || 1, 4))])
+    const engineReady = engine.init(Math.min(navigator.hardwareConcurrency || 1, 4))
+    // The level settings need the engine's scale, from the rules module.
+    await loadRules()
+    bindSettings()
+    await engineReady
     $('engine-kind').textContent = engine.threads ? 'threads build' : 'single-threaded build'
     document.body.dataset.engine = engine.threads ? 'threads' : 'single'
     board = new Chessboard($('board'), {

@@ -8,9 +8,11 @@ import {spawn, execFileSync} from 'node:child_process'
 import {createRequire} from 'node:module'
 import {readFileSync} from 'node:fs'
 import path from 'node:path'
+import {fileURLToPath} from 'node:url'
 import puppeteer from 'puppeteer-core'
 
 const OUT = path.resolve(process.env.WEB_OUT || '../../build/web')
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..')
 const ROKADE = path.resolve(process.env.ROKADE || '../../rokade')
 const servers = []
 let browser, page, base
@@ -74,13 +76,74 @@ async function typeOn(p, ...moves) {
 }
 const type = (...moves) => typeOn(page, ...moves)
 
+// Moves the level slider (in the mode shown) to `value`.
+async function setLevel(value, p = page) {
+    await p.$eval('#level', (e, v) => {
+        e.value = String(v)
+        e.dispatchEvent(new Event('input', {bubbles: true}))
+    }, value)
+}
+
 async function skillZero(p = page) {
     await p.select('#level-mode', 'skill')
-    await p.$eval('#level', (e) => {
-        e.value = '0'
-        e.dispatchEvent(new Event('input', {bubbles: true}))
-    })
+    await setLevel(0, p)
 }
+
+async function setEvalBar(on, p = page) {
+    if ((await p.$eval('#evalbar-on', (b) => b.checked)) !== on) await p.click('#evalbar-on')
+}
+
+// Answers the page's confirmation (resign, draw) with yes or no.
+async function confirm(yes, p = page) {
+    await p.waitForSelector('#confirm:not([hidden])', {timeout: 2000})
+    await p.click(yes ? '#confirm-yes' : '#confirm-no')
+}
+
+// search/level.c's UCI_Elo table as [[elo, strength], ...], read from the C.
+function engineEloTable() {
+    const src = readFileSync(path.join(REPO, 'search/level.c'), 'utf8')
+    const body = /EloTable\[\]\s*=\s*\{([^;]*)\};/.exec(src)[1]
+    return [...body.matchAll(/\{\s*(\d+)\s*,\s*([\d.]+)\s*\}/g)].map((m) => [Number(m[1]), Number(m[2])])
+}
+
+// The native engine's spin option `name` as [min, max] (strings).
+function uciRange(name) {
+    const out = execFileSync(ROKADE, [], {input: 'uci\nquit\n', encoding: 'utf8'})
+    const m = new RegExp(`option name ${name} type spin default -?\\d+ min (-?\\d+) max (-?\\d+)`).exec(out)
+    return [m[1], m[2]]
+}
+
+// Whether the SAN moves `line` are legal one after the other after the
+// SAN moves `played` from `fen`, by a rules module of the page's own.
+const legalLine = (p, fen, played, line) => p.evaluate(async (fen, played, line) => {
+    const {default: createRules} = await import('./rules.js')
+    const m = await createRules()
+    m.ccall('rules_init', null, [], [])
+    m.ccall('rules_new_game', 'number', ['string', 'number'], [fen, 0])
+    for (const san of [...played, ...line]) {
+        const legal = m.ccall('rules_legal', 'string', [], []).split('\n').map((l) => l.split(' '))
+        const found = legal.find(([, s]) => s === san)
+        if (!found) return false
+        m.ccall('rules_play', 'string', ['string'], [found[0]])
+    }
+    return true
+}, fen, played, line)
+
+// Whether the text of `sel` is drawn whole: not cut by its own box or by
+// any ancestor that clips.
+const shownWhole = (sel, p = page) => p.$eval(sel, (el) => {
+    const r = document.createRange()
+    r.selectNodeContents(el)
+    const t = r.getBoundingClientRect()
+    if (!(t.width > 0) || el.closest('[hidden]')) return false
+    for (let a = el; a; a = a.parentElement) {
+        if (a !== el && getComputedStyle(a).overflow === 'visible') continue
+        const b = a.getBoundingClientRect()
+        if (t.left < b.left - 0.5 || t.right > b.right + 0.5 || t.top < b.top - 0.5 || t.bottom > b.bottom + 0.5)
+            return false
+    }
+    return true
+})
 
 async function clickSquare(sq) {
     // A click while the board is still drawing a position can be lost.
@@ -359,6 +422,32 @@ test('sound and level settings survive a reload', async () => {
     assert.equal(await fresh.$eval('#level', (s) => s.value), '1800')
     assert.match(await fresh.$eval('#level-text', (s) => s.textContent), /1800 Elo/)
     await fresh.close()
+})
+
+// Every Skill Level's label gives the Elo that search/level.c's table
+// maps to that strength, and the sliders' ranges are the engine's options'.
+test("the level labels follow search/level.c's table, the ranges the engine's options", async () => {
+    const table = engineEloTable()
+    const skill = uciRange('Skill Level')
+    await page.select('#level-mode', 'skill')
+    assert.deepEqual(await page.$eval('#level', (e) => [e.min, e.max]), skill)
+    const [[e0, s0], [e1, s1]] = table
+    for (let s = Number(skill[0]); s < Number(skill[1]); s++) {
+        let elo = e0 - ((s0 - s) * (e1 - e0)) / (s1 - s0)
+        for (let i = 1; i < table.length && s > s0; i++)
+            if (s <= table[i][1]) {
+                const [ea, sa] = table[i - 1], [eb, sb] = table[i]
+                elo = ea + ((s - sa) / (sb - sa)) * (eb - ea)
+                break
+            }
+        await setLevel(s)
+        const text = await page.$eval('#level-text', (e) => e.textContent)
+        if (elo < e0) assert.match(text, new RegExp(`^below ${e0} Elo`), `Skill Level ${s}`)
+        else assert.match(text, new RegExp(`^about ${Math.round(elo)} Elo`), `Skill Level ${s}`)
+    }
+    await page.select('#level-mode', 'elo')
+    assert.deepEqual(await page.$eval('#level', (e) => [e.min, e.max]), uciRange('UCI_Elo'))
+    await page.select('#level-mode', 'skill')
 })
 
 test('single-threaded build without the isolation headers, and the robot answers', async () => {
