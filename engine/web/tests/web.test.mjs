@@ -450,6 +450,23 @@ test("the level labels follow search/level.c's table, the ranges the engine's op
     await page.select('#level-mode', 'skill')
 })
 
+// Full strength is described by what was measured (README.md, Strength),
+// at Skill Level 20 and at every UCI_Elo that plays at full strength.
+test('full strength is described by its measured strength', async () => {
+    const table = engineEloTable()
+    await page.select('#level-mode', 'skill')
+    await setLevel(20)
+    const full = await page.$eval('#level-text', (e) => e.textContent)
+    assert.match(full, /^full strength: about 2700 on Stockfish's UCI_Elo scale/)
+    assert.doesNotMatch(full, /2400 Elo or more/)
+    await page.select('#level-mode', 'elo')
+    for (const elo of [table[table.length - 1][0], 2800]) {
+        await setLevel(elo)
+        assert.equal(await page.$eval('#level-text', (e) => e.textContent), full)
+    }
+    await page.select('#level-mode', 'skill')
+})
+
 test('single-threaded build without the isolation headers, and the robot answers', async () => {
     const plain = await serve(true)
     const p = await browser.newPage()
