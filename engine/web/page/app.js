@@ -29,6 +29,7 @@ let over = null // {kind, result} once the game has ended
 let token = 0 // bumped to forget the robot's search in flight
 let robotEval = null // the robot's last score, its own view: {score, mate}
 let drawing = 0 // bumped by each position the board is asked to draw
+let confirming = null // the action that waits for the confirmation's "Yes"
 
 /* ---- settings form ---------------------------------------------------- */
 
@@ -105,6 +106,7 @@ function newGame() {
     opponent = settings.opponent
     human = settings.color === 'random' ? (Math.random() < 0.5 ? 'w' : 'b') : settings.color
     if (opponent === 'friend') human = 'w'
+    closeConfirm()
     over = null
     robotEval = null
     engine.stop()
@@ -212,6 +214,22 @@ function end(kind, winner = null) {
     sounds.play('end')
 }
 
+/* Asks before an action that ends the game (a misclick must not): shows
+ * `question` with a "Yes" labelled `yes`; the action runs on "Yes" if the
+ * game has not ended in the meantime. */
+function ask(question, yes, action) {
+    confirming = action
+    $('confirm-text').textContent = question
+    $('confirm-yes').textContent = yes
+    $('confirm').hidden = false
+    $('confirm-no').focus()
+}
+
+function closeConfirm() {
+    confirming = null
+    $('confirm').hidden = true
+}
+
 /* ---- display ---------------------------------------------------------- */
 
 function setStatus(text) {
@@ -242,6 +260,7 @@ function render() {
     }
     if (game.check) board.addMarker(MARKER_TYPE.circleDanger, kingSquare(game.turn))
     if (over) {
+        closeConfirm()
         const [text, article] = ENDINGS[over.kind]
         const who = over.winner ? `${COLOR_NAME[over.winner]} wins` : 'Draw'
         setStatus(`${text} (FIDE Laws ${article}): ${who}, ${over.result}`)
@@ -397,10 +416,11 @@ function bindControls() {
     })
     $('draw').addEventListener('click', () => {
         if (over) return
-        if (opponent === 'friend') end('agreement')
-        else if (robotEval && robotEval.mate === null && robotEval.score <= 0) end('agreement')
-        else return setStatus('Rokade declines the draw')
-        render()
+        if (opponent === 'friend') return ask('Agree a draw?', 'Yes, a draw', () => end('agreement'))
+        ask('Offer Rokade a draw?', 'Yes, offer it', () => {
+            if (robotEval && robotEval.mate === null && robotEval.score <= 0) end('agreement')
+            else setStatus('Rokade declines the draw')
+        })
     })
     $('claim').addEventListener('click', () => {
         if (!humanToMove() || !CLAIMS.includes(game.state)) return
@@ -409,9 +429,20 @@ function bindControls() {
     })
     $('resign').addEventListener('click', () => {
         if (over) return
-        end('resign', opponent === 'robot' ? other(human) : other(game.turn))
-        render()
+        // Against the robot the player resigns, between friends the side to move.
+        const loser = opponent === 'robot' ? human : game.turn
+        const question = opponent === 'robot' ? 'Resign this game?' : `${COLOR_NAME[loser]} resigns?`
+        ask(question, 'Yes, resign', () => end('resign', other(loser)))
     })
+    $('confirm-yes').addEventListener('click', () => {
+        const action = confirming
+        closeConfirm()
+        if (action && !over) {
+            action()
+            if (over) render()
+        }
+    })
+    $('confirm-no').addEventListener('click', closeConfirm)
     $('flip').addEventListener('click', () => {
         board.setOrientation(board.getOrientation() === COLOR.white ? COLOR.black : COLOR.white, true)
         renderClocks()
