@@ -62,6 +62,7 @@ function bindSettings() {
     $('evalbar-on').checked = settings.evalBar
     showLevel()
     const changed = () => {
+        const barWasOn = settings.evalBar
         settings.opponent = $('opponent').value
         settings.color = $('color').value
         settings.levelMode = $('level-mode').value
@@ -74,6 +75,7 @@ function bindSettings() {
         showLevel()
         renderMoves()
         renderEval()
+        if (settings.evalBar && !barWasOn && game && humanToMove()) analyse()
     }
     $('settings').addEventListener('change', changed)
     $('level').addEventListener('input', () => {
@@ -109,6 +111,7 @@ function newGame() {
     closeConfirm()
     over = null
     robotEval = null
+    evalShown = null
     engine.stop()
     engine.send('ucinewgame')
     engine.setOption('UCI_Chess960', settings.chess960)
@@ -153,7 +156,7 @@ function afterMove() {
     if (!over && ENDS_AT_ONCE.includes(game.state)) end(game.state)
     render()
     if (!over && robotPlays(game.turn)) robotMove()
-    else if (!over && settings.evalBar && opponent === 'friend') analyse()
+    else if (!over && settings.evalBar) analyse()
 }
 
 function levelOptions() {
@@ -173,6 +176,7 @@ async function robotMove() {
         render()
         return
     }
+    engine.stop() // the evaluation bar's analysis, if running
     levelOptions()
     const started = performance.now()
     const args = clock ? clock.goArgs() : `movetime ${level.strength >= LEVELS.full ? 1500 : 700}`
@@ -188,9 +192,13 @@ async function robotMove() {
     if (!playMove(res.move)) setStatus(`Rokade's move ${res.move} was refused`)
 }
 
-/* Two people at the screen with the evaluation bar on: a short analysis. */
+/* The evaluation bar's short analysis of a player's turn (against the
+ * robot or a friend), at full strength: the robot's level is set again
+ * before its own move. */
 function analyse() {
     engine.stop()
+    engine.setOption('UCI_LimitStrength', false)
+    engine.setOption('Skill Level', LEVELS.full)
     engine.go(game.uciPosition(), game.turn, 'movetime 800')
 }
 
@@ -313,26 +321,52 @@ function renderClocks() {
     }
 }
 
-let evalShown = null // {white: centipawns or ±mate, text, line}
+let evalShown = null // the last search's {position, pv, white, text} worth showing
 
-function onInfo(info, side) {
-    if (!game || side !== game.turn) return
+/* A search's line (UCI moves from `position`, the engine's position
+ * argument) from the position on the board: the whole line, or its rest
+ * when its first move has been played since (the robot's move); null when
+ * the line does not lead through the board's position. */
+function lineFromBoard(position, pv) {
+    const now = game.uciPosition()
+    if (position === now) return pv
+    if (pv.length && `${position}${position.includes(' moves ') ? ' ' : ' moves '}${pv[0]}` === now)
+        return pv.slice(1)
+    return null
+}
+
+/* A score in White's view for the bar (centipawns, ±10000 for a mate) and
+ * as text: +0.3, -16.3, M3 (White mates in 3), -M3 (Black does). */
+function whiteScore(info, side) {
     const sign = side === 'w' ? 1 : -1
-    const white = info.mate !== null ? sign * Math.sign(info.mate) * 10000 : sign * info.score
-    const text = info.mate !== null ? `#${sign * info.mate}` : (white / 100).toFixed(1)
-    const line = game.sanLine(info.pv.slice(0, 8)).map((s) => localSan(s, settings.lang)).join(' ')
-    evalShown = {white, text, line}
+    if (info.mate !== null) {
+        const mate = sign * info.mate
+        return {white: Math.sign(mate) * 10000, text: `${mate < 0 ? '-' : ''}M${Math.abs(mate)}`}
+    }
+    const white = sign * info.score
+    const pawns = Math.round(white / 10) / 10
+    return {white, text: pawns > 0 ? `+${pawns.toFixed(1)}` : pawns < 0 ? pawns.toFixed(1) : '0.0'}
+}
+
+function onInfo(info, side, position) {
+    // A mate 0 (no move) comes only from an ended game; a search of another
+    // position (one stopped, or from before a take-back) is not shown.
+    if (!game || info.mate === 0 || !lineFromBoard(position, info.pv)) return
+    evalShown = {position, pv: info.pv, ...whiteScore(info, side)}
     renderEval()
 }
 
 function renderEval() {
-    const on = settings.evalBar && evalShown
-    $('evalbar').hidden = $('bestline').hidden = !on
-    if (!on) return
-    const share = 50 + 50 * Math.tanh(evalShown.white / 400)
-    $('evalbar').querySelector('.evalfill').style.height = `${share}%`
-    $('evalbar').querySelector('span').textContent = evalShown.text
-    $('bestline').textContent = `Best line (${evalShown.text}): ${evalShown.line}`
+    $('evalbar').hidden = !settings.evalBar
+    const line = settings.evalBar && game && evalShown ? lineFromBoard(evalShown.position, evalShown.pv) : null
+    $('evalinfo').hidden = !line
+    const white = line ? evalShown.white : 0
+    $('evalbar').querySelector('.evalfill').style.height = `${50 + 50 * Math.tanh(white / 400)}%`
+    $('evalbar').title = line ? `${evalShown.text} (White's view)` : ''
+    if (!line) return
+    $('evalscore').textContent = evalShown.text
+    const sans = game.sanLine(line.slice(0, 8)).map((s) => localSan(s, settings.lang))
+    $('bestline').textContent = sans.length ? `Best line: ${sans.join(' ')}` : ''
 }
 
 function pgnInfo() {

@@ -332,6 +332,51 @@ test('resigning and a draw ask to confirm', async () => {
     assert.match(await status(), /^Draw by agreement \(FIDE Laws 5\.2\.3\): Draw, 1\/2-1\/2$/)
 })
 
+// With the evaluation bar on, after the robot's move the best line starts
+// from the position on the board (the robot's move is not repeated), and
+// the score is White's (here White, the robot, is a queen up).
+test('the best line starts from the position on the board, the score from White\'s view', async () => {
+    await setEvalBar(true)
+    await skillZero()
+    const fen = 'k7/p6p/3Q4/8/8/8/8/7K w - - 0 1'
+    await newGame({opponent: 'robot', color: 'b', fen})
+    await waitPlies(1)
+    for (const wait of [0, 1000]) {
+        await sleep(wait)
+        await page.waitForFunction(() => {
+            const e = document.querySelector('#bestline')
+            return !e.closest('[hidden]') && /Best line[^:]*: \S/.test(e.textContent)
+        }, {timeout: 10000})
+        const text = await page.$eval('#bestline', (e) => e.textContent)
+        const line = text.split(/Best line[^:]*: /)[1].trim().split(/\s+/)
+        const played = await moveTexts()
+        assert.equal(played.length, 1)
+        assert.notEqual(line[0], played[0], text)
+        assert.ok(await legalLine(page, fen, played, line), `${text} after ${played}`)
+        assert.match(await page.$eval('#evalscore', (e) => e.textContent), /^(\+\d+\.\d|M\d+)$/)
+        assert.match(await page.$eval('#evalinfo', (e) => e.textContent), /White's view/)
+    }
+    await setEvalBar(false)
+})
+
+// The score beside the bar is drawn whole, mates as M1 (White mates) and
+// -M1 (Black mates).
+test('the evaluation is readable, mates as M1 and -M1', async () => {
+    await setEvalBar(true)
+    await newGame({fen: '6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1'})
+    await page.waitForFunction(() => document.querySelector('#evalscore')?.textContent === 'M1', {timeout: 10000})
+    assert.ok(await shownWhole('#evalscore'))
+    await newGame({fen: 'r5k1/8/8/8/8/8/5PPP/6K1 b - - 0 1'})
+    await page.waitForFunction(() => document.querySelector('#evalscore')?.textContent === '-M1', {timeout: 10000})
+    assert.ok(await shownWhole('#evalscore'))
+    // Black two rooks up: a long score, whole.
+    await newGame({fen: 'rr2k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1'})
+    await page.waitForFunction(() => /^-\d\d\.\d$/.test(document.querySelector('#evalscore')?.textContent),
+        {timeout: 10000})
+    assert.ok(await shownWhole('#evalscore'))
+    await setEvalBar(false)
+})
+
 test("take-back against the robot removes its answer and the player's move", async () => {
     await skillZero()
     await newGame({opponent: 'robot', color: 'w'})
