@@ -12,7 +12,7 @@ import {gamePgn} from './pgn.js'
 import {LANGUAGES, localSan, ENDINGS} from './i18n.js'
 import {chess960Fen, randomChess960} from './chess960.js'
 import {describeLevel, levelRange} from './levels.js'
-import {loadSettings, saveSettings} from './settings.js'
+import {loadGame, loadSettings, saveGame, saveSettings} from './settings.js'
 
 const $ = (id) => document.getElementById(id)
 const other = (c) => (c === 'w' ? 'b' : 'w')
@@ -25,6 +25,8 @@ let board, engine, game, clock = null
 let clockHistory = [] // with a clock: the times {w, b} at each ply, [0] the start
 let human = 'w' // the human's colour against the robot
 let opponent = 'robot' // of the game in progress
+let level = null // the robot's level in the game in progress: {mode: 'skill' or 'elo', value}
+let resumable = null // a saved game in progress offered to resume, until taken or declined
 let over = null // {kind, result} once the game has ended
 let token = 0 // bumped to forget the robot's search in flight
 let robotEval = null // the robot's last score, its own view: {score, mate}
@@ -85,6 +87,7 @@ function bindSettings() {
     })
     $('settings').addEventListener('submit', (e) => {
         e.preventDefault()
+        answerResume(false)
         newGame()
     })
 }
@@ -108,6 +111,7 @@ function newGame() {
     opponent = settings.opponent
     human = settings.color === 'random' ? (Math.random() < 0.5 ? 'w' : 'b') : settings.color
     if (opponent === 'friend') human = 'w'
+    level = {mode: settings.levelMode, value: settings.levelMode === 'elo' ? settings.elo : settings.skill}
     closeConfirm()
     over = null
     robotEval = null
@@ -138,6 +142,8 @@ function showPosition(animated) {
 /* Plays a legal move (UCI) of the side to move. */
 function playMove(uci) {
     const mover = game.turn
+    // The player's move in the new game declines a kept one.
+    if (resumable && !robotPlays(mover)) answerResume(false)
     const san = game.play(uci)
     if (!san) return false
     sounds.play(san.includes('+') || san.includes('#') ? 'check' : san.includes('x') ? 'capture' : 'move')
@@ -160,16 +166,16 @@ function afterMove() {
 }
 
 function levelOptions() {
-    const elo = settings.levelMode === 'elo'
+    const elo = level.mode === 'elo'
     engine.setOption('UCI_LimitStrength', elo)
-    if (elo) engine.setOption('UCI_Elo', settings.elo)
-    else engine.setOption('Skill Level', settings.skill)
+    if (elo) engine.setOption('UCI_Elo', level.value)
+    else engine.setOption('Skill Level', level.value)
 }
 
 async function robotMove() {
     const my = ++token
     const side = game.turn
-    const level = describeLevel(settings.levelMode, settings.levelMode === 'elo' ? settings.elo : settings.skill)
+    const robot = describeLevel(level.mode, level.value)
     // The robot claims a draw it may claim when it is not better.
     if (CLAIMS.includes(game.state) && robotEval && robotEval.mate === null && robotEval.score <= 0) {
         end(game.state)
@@ -179,13 +185,13 @@ async function robotMove() {
     engine.stop() // the evaluation bar's analysis, if running
     levelOptions()
     const started = performance.now()
-    const args = clock ? clock.goArgs() : `movetime ${level.strength >= LEVELS.full ? 1500 : 700}`
+    const args = clock ? clock.goArgs() : `movetime ${robot.strength >= LEVELS.full ? 1500 : 700}`
     render()
     const res = await engine.go(game.uciPosition(), side, args)
     if (my !== token || over) return
     if (res.score) robotEval = res.score
     // A natural pause at the low levels (short with a clock).
-    const pause = (LEVELS.full - level.strength) * (clock ? 15 : 60)
+    const pause = (LEVELS.full - robot.strength) * (clock ? 15 : 60)
     const wait = Math.max(0, pause - (performance.now() - started))
     if (wait) await new Promise((r) => setTimeout(r, wait))
     if (my !== token || over) return
@@ -220,6 +226,81 @@ function end(kind, winner = null) {
     engine.stop()
     if (clock) clock.stop()
     sounds.play('end')
+}
+
+/* ---- the game in progress, kept over a reload ------------------------- */
+
+const levelName = (lv) => (lv.mode === 'elo' ? `Elo ${lv.value}` : `Skill Level ${lv.value}`)
+
+/* Saves the game in progress (after each move, and when the page is hidden
+ * or left), or forgets it once it has ended or has no move; not while a
+ * saved one is offered to resume. The clocks stand while the page is away. */
+function keepGame() {
+    if (resumable || !game) return
+    if (over || !game.moves.length) return saveGame(null)
+    saveGame({
+        startFen: game.startFen, chess960: game.chess960, moves: game.moves.map((m) => m.uci),
+        opponent, human, level,
+        clock: clock ? {control: clock.control, spec: TIME_CONTROLS[clock.control], ms: {...clock.ms}, history: clockHistory} : null,
+    })
+}
+
+function offerResume(saved) {
+    const n = Math.ceil(saved.moves.length / 2)
+    const who = saved.opponent === 'robot'
+        ? `against Rokade (${levelName(saved.level)}), you with ${COLOR_NAME[saved.human]}`
+        : 'between two players at this screen'
+    const tc = saved.clock ? `, ${saved.clock.spec[0]}+${saved.clock.spec[1]} clock` : ''
+    $('resume-text').textContent = `A game in progress was kept: ${who}, ${n} move${n === 1 ? '' : 's'}${tc}.`
+    $('resume').hidden = false
+    resumable = saved
+}
+
+/* Takes up the saved game (yes) or forgets it. */
+function answerResume(yes) {
+    const saved = resumable
+    resumable = null
+    $('resume').hidden = true
+    if (!saved) return
+    if (!yes) return saveGame(null)
+    try {
+        resumeGame(saved)
+    } catch (e) {
+        setStatus(`The kept game could not be resumed: ${e.message}`)
+        saveGame(null)
+        newGame()
+    }
+}
+
+function resumeGame(saved) {
+    token++
+    if (clock) clock.stop()
+    const g = new Game(saved.startFen, saved.chess960)
+    for (const uci of saved.moves) if (!g.play(uci)) throw new Error(`the move ${uci} is not legal`)
+    game = g
+    opponent = saved.opponent === 'friend' ? 'friend' : 'robot'
+    human = saved.human === 'b' ? 'b' : 'w'
+    level = saved.level && saved.level.mode === 'elo' ? {mode: 'elo', value: Number(saved.level.value)}
+        : {mode: 'skill', value: Number(saved.level && saved.level.value) || 0}
+    closeConfirm()
+    over = null
+    robotEval = null
+    evalShown = null
+    engine.stop()
+    engine.send('ucinewgame')
+    engine.setOption('UCI_Chess960', game.chess960)
+    clock = null
+    clockHistory = []
+    if (saved.clock) {
+        // A custom control (?clock=) comes back without its parameter too.
+        if (!TIME_CONTROLS[saved.clock.control]) TIME_CONTROLS[saved.clock.control] = saved.clock.spec
+        clock = new Clock(saved.clock.control, renderClocks, flagFall)
+        clockHistory = saved.clock.history
+        clock.restore(saved.clock.ms, game.turn)
+    }
+    board.setOrientation(human === 'w' ? COLOR.white : COLOR.black)
+    showPosition(false)
+    afterMove()
 }
 
 /* Asks before an action that ends the game (a misclick must not): shows
@@ -287,6 +368,7 @@ function render() {
     renderClocks()
     renderEval()
     $('pgn').value = gamePgn(game, pgnInfo())
+    keepGame()
 }
 
 function renderMoves() {
@@ -370,8 +452,7 @@ function renderEval() {
 }
 
 function pgnInfo() {
-    const level = settings.levelMode === 'elo' ? `Elo ${settings.elo}` : `Skill Level ${settings.skill}`
-    const name = (c) => (opponent === 'friend' ? COLOR_NAME[c] : robotPlays(c) ? `Rokade (${level})` : 'Player')
+    const name = (c) => (opponent === 'friend' ? COLOR_NAME[c] : robotPlays(c) ? `Rokade (${levelName(level)})` : 'Player')
     const tc = TIME_CONTROLS[clock ? clock.control : 'none']
     return {
         event: game.chess960 ? 'Casual Chess960 game' : 'Casual game',
@@ -477,6 +558,11 @@ function bindControls() {
         }
     })
     $('confirm-no').addEventListener('click', closeConfirm)
+    $('resume-yes').addEventListener('click', () => answerResume(true))
+    $('resume-no').addEventListener('click', () => answerResume(false))
+    // A reload or a closed tab: the clocks' last times.
+    document.addEventListener('visibilitychange', () => document.hidden && keepGame())
+    window.addEventListener('pagehide', keepGame)
     $('flip').addEventListener('click', () => {
         board.setOrientation(board.getOrientation() === COLOR.white ? COLOR.black : COLOR.white, true)
         renderClocks()
@@ -517,6 +603,14 @@ async function start() {
     })
     board.enableMoveInput(onBoardInput)
     bindControls()
+    const saved = loadGame()
+    try {
+        if (saved) offerResume(saved)
+    } catch {
+        $('resume').hidden = true
+        resumable = null
+        saveGame(null) // not a game this page saved
+    }
     newGame()
     document.body.dataset.ready = 'yes'
 }

@@ -536,6 +536,39 @@ test('full strength is described by its measured strength', async () => {
     await page.select('#level-mode', 'skill')
 })
 
+// A reload (here: a second page of the same origin) offers the game in
+// progress, and resumes its moves, opponent, level and clocks.
+test('a game in progress is kept over a reload and resumed', async () => {
+    const p = await clockPage('?clock=20+1')
+    await skillZero(p)
+    await newGame({p, opponent: 'robot', color: 'w', time: 'custom'})
+    await typeOn(p, 'e4')
+    await waitPlies(2, p)
+    const moves = await moveTexts(p)
+    const ms = await clockMs(p)
+    await setLevel(7, p) // the slider is for the next game
+    const q = await clockPage('?clock=20+1')
+    await q.waitForSelector('#resume:not([hidden])', {timeout: 5000})
+    await q.click('#resume-yes')
+    await waitPlies(2, q)
+    assert.deepEqual(await moveTexts(q), moves)
+    assert.equal(await status(q), 'Your move')
+    assert.match(await pgnText(q), /\[White "Player"\]\n\[Black "Rokade \(Skill Level 0\)"\]/)
+    const back = await clockMs(q)
+    assert.ok(Math.abs(back.w - ms.w) < 1500 && back.b === ms.b, `${JSON.stringify(ms)} -> ${JSON.stringify(back)}`)
+    assert.equal(await clockRunning(q), 'w')
+    await typeOn(q, 'd4')
+    await waitPlies(4, q)
+    // Declined, the offer is gone for good.
+    const r = await clockPage('?clock=20+1')
+    await r.waitForSelector('#resume:not([hidden])', {timeout: 5000})
+    await r.click('#resume-no')
+    assert.equal(await r.$eval('#resume', (e) => e.hidden), true)
+    assert.equal(await plies(r), 0)
+    const s = await clockPage('?clock=20+1')
+    assert.equal(await s.$eval('#resume', (e) => e.hidden), true)
+})
+
 test('single-threaded build without the isolation headers, and the robot answers', async () => {
     const plain = await serve(true)
     const p = await browser.newPage()
