@@ -56,6 +56,7 @@ function bindSettings() {
         $('lang').append(new Option(`${lang.name} (${lang.letters.split('').join(' ')})`, code))
     $('opponent').value = settings.opponent
     $('color').value = settings.color
+    $('level-mode').options[0].textContent = `Skill Level (0-${LEVELS.full})`
     $('level-mode').value = settings.levelMode
     $('time').value = settings.time
     $('chess960').checked = settings.chess960

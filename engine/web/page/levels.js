@@ -1,4 +1,4 @@
-/* The play levels as the page shows them: Skill Level 0..20 or UCI_Elo, with
+/* The play levels as the page shows them: Skill Level or UCI_Elo, with
  * the strength in words. The scale, the ranges and the strength of a setting
  * are the engine's own (search/level.c through the rules module, LEVELS in
  * game.js), read here the other way for a Skill Level (strength -> Elo). */

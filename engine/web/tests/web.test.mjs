@@ -500,6 +500,8 @@ test("the level labels follow search/level.c's table, the ranges the engine's op
     const skill = uciRange('Skill Level')
     await page.select('#level-mode', 'skill')
     assert.deepEqual(await page.$eval('#level', (e) => [e.min, e.max]), skill)
+    assert.equal(await page.$eval('#level-mode option[value=skill]', (o) => o.textContent),
+        `Skill Level (${skill[0]}-${skill[1]})`)
     const [[e0, s0], [e1, s1]] = table
     for (let s = Number(skill[0]); s < Number(skill[1]); s++) {
         let elo = e0 - ((s0 - s) * (e1 - e0)) / (s1 - s0)
