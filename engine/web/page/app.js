@@ -293,11 +293,16 @@ function resumeGame(saved) {
     clock = null
     clockHistory = []
     if (saved.clock) {
+        const {control, spec, ms, history} = saved.clock
+        const times = (t) => t && t.w >= 0 && t.b >= 0
+        if (!Array.isArray(spec) || !times(ms) || !Array.isArray(history)
+            || history.length !== game.moves.length + 1 || !history.every(times))
+            throw new Error('its clocks cannot be read')
         // A custom control (?clock=) comes back without its parameter too.
-        if (!TIME_CONTROLS[saved.clock.control]) TIME_CONTROLS[saved.clock.control] = saved.clock.spec
-        clock = new Clock(saved.clock.control, renderClocks, flagFall)
-        clockHistory = saved.clock.history
-        clock.restore(saved.clock.ms, game.turn)
+        if (!TIME_CONTROLS[control]) TIME_CONTROLS[control] = spec
+        clock = new Clock(control, renderClocks, flagFall)
+        clockHistory = history
+        clock.restore(ms, game.turn)
     }
     board.setOrientation(human === 'w' ? COLOR.white : COLOR.black)
     showPosition(false)

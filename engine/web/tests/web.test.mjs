@@ -561,6 +561,10 @@ test('a game in progress is kept over a reload and resumed', async () => {
     assert.equal(await clockRunning(q), 'w')
     await typeOn(q, 'd4')
     await waitPlies(4, q)
+    // The clocks' history came back too: a take-back shows ply 2's times.
+    await q.click('#takeback')
+    await waitPlies(2, q)
+    assert.equal((await clockMs(q)).b, ms.b)
     // Declined, the offer is gone for good.
     const r = await clockPage('?clock=20+1')
     await r.waitForSelector('#resume:not([hidden])', {timeout: 5000})
