@@ -7,7 +7,7 @@ export class Engine {
         this.threads = false
         this.onInfo = null // ({score, mate, pv}, side, position): the side to move's view
         this.listeners = new Set()
-        this.searches = [] // {resolve, side} of each go sent, oldest first
+        this.searches = [] // {resolve, side, position, score} of each go sent, oldest first
         this.ready = new Promise((resolve) => {
             this.worker.onmessage = (e) => {
                 if (e.data.ready) {
