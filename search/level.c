@@ -13,10 +13,7 @@
  * Below 1400 (Stockfish's lowest setting is 1350) the points keep the slope
  * of the earlier fits; from 2000 the strength rises to full strength at 2400
  * (not calibrated: full strength stands above 2400 on this scale). */
-static const struct {
-    int elo;
-    double strength;
-} EloTable[] = {
+static const LevelEloPoint EloTable[] = {
     {1000, 3.0},  {1200, 4.7},  {1400, 7.0},  {1500, 8.1},  {1600, 9.3},
     {1700, 10.6}, {1800, 12.0}, {1900, 14.2}, {2000, 15.6}, {2400, 20.0},
 };
@@ -35,6 +32,12 @@ double level_strength(int skill_level, bool limit_strength, int elo)
             return EloTable[i - 1].strength + f * (EloTable[i].strength - EloTable[i - 1].strength);
         }
     return LEVEL_FULL;
+}
+
+const LevelEloPoint *level_elo_points(int *count)
+{
+    *count = (int)(sizeof EloTable / sizeof *EloTable);
+    return EloTable;
 }
 
 Level level_make(double s)

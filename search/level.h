@@ -24,8 +24,18 @@ typedef struct {
     double think_min, think_max; /* share of the soft time limit to use */
 } Level;
 
-/* strength from the options: UCI_Elo (when limit_strength) wins over skill. */
+/* One point of the UCI_Elo scale: the strength that plays at that Elo. */
+typedef struct {
+    int elo;
+    double strength;
+} LevelEloPoint;
+
+/* strength from the options: UCI_Elo (when limit_strength) wins over skill.
+ * UCI_Elo maps through the scale's points, linearly between them. */
 double level_strength(int skill_level, bool limit_strength, int elo);
+/* The scale's points, by rising Elo; *count gets their number. For the
+ * browser page's level descriptions (engine/web/rules.c). */
+const LevelEloPoint *level_elo_points(int *count);
 Level level_make(double strength);
 
 /* The noise for the position with this key: in [-noise, +noise]. */

@@ -344,6 +344,17 @@ Test(search, play_levels_grow_stronger_with_the_setting)
     cr_expect_eq(level_strength(7, false, 1000), 7.0);
     cr_expect_eq(level_strength(-3, false, 1000), 0.0);
     cr_expect_eq(level_strength(25, false, 1000), LEVEL_FULL);
+    /* The scale's points, as the browser page gets them: rising, each the
+     * strength UCI_Elo maps to, full strength at the last. */
+    int n;
+    const LevelEloPoint *pt = level_elo_points(&n);
+    cr_assert_geq(n, 2);
+    for (int i = 0; i < n; i++) {
+        cr_expect_eq(level_strength(0, true, pt[i].elo), pt[i].strength, "point %d", i);
+        cr_expect(i == 0 || (pt[i].elo > pt[i - 1].elo && pt[i].strength > pt[i - 1].strength));
+    }
+    cr_expect_eq(pt[n - 1].strength, LEVEL_FULL);
+    cr_expect_geq(pt[0].elo, LEVEL_ELO_MIN);
     /* Each step up searches at least as deep and as far, with less noise and
      * a sharper move choice; 20 is the unlimited engine. */
     Level a = level_make(0);

@@ -15,10 +15,17 @@ WEB_ENV   := NODE_PATH=/usr/share/nodejs
 WEB_CFLAGS := -O3 -DNDEBUG -msimd128 $(CSTD) $(WARN) -MMD -MP
 WEB_ST_OBJ := $(LIB_SRC:%.c=build/wasm-st/%.o) build/wasm-st/eval/nnue_embed.o
 WEB_MT_OBJ := $(LIB_SRC:%.c=build/wasm-mt/%.o) build/wasm-mt/eval/nnue_embed.o
-WEB_RULES_OBJ := $(filter build/wasm-st/movegen/%,$(WEB_ST_OBJ)) build/wasm-st/$(WEB_DIR)/rules.o
+WEB_RULES_OBJ := $(filter build/wasm-st/movegen/%,$(WEB_ST_OBJ)) build/wasm-st/search/level.o \
+                 build/wasm-st/$(WEB_DIR)/rules.o
 WEB_LINK  := -O3 -sMODULARIZE=1 -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString --no-entry
 WEB_ENGINE_EXPORTS := -sEXPORTED_FUNCTIONS=_web_init,_web_command
-WEB_RULES_EXPORTS := -sEXPORTED_FUNCTIONS=_rules_init,_rules_new_game,_rules_error,_rules_legal,_rules_play,_rules_fen,_rules_state,_rules_in_check,_rules_side,_rules_can_mate
+# The rules module's functions (rules.c), as emcc's comma-separated list.
+WEB_RULES_FUNCS := rules_init rules_new_game rules_error rules_legal rules_play rules_fen \
+  rules_state rules_in_check rules_side rules_can_mate rules_level_full rules_elo_min \
+  rules_elo_max rules_elo_points rules_elo_point rules_elo_point_strength rules_level_strength
+WEB_EMPTY :=
+WEB_COMMA := ,
+WEB_RULES_EXPORTS := -sEXPORTED_FUNCTIONS=$(subst $(WEB_EMPTY) $(WEB_EMPTY),$(WEB_COMMA),$(strip $(WEB_RULES_FUNCS:%=_%)))
 WEB_PAGE  := $(wildcard $(WEB_DIR)/page/*.html $(WEB_DIR)/page/*.css $(WEB_DIR)/page/*.js) \
              $(WEB_DIR)/engine-worker.js
 WEB_BUILT := $(WEB_OUT)/rokade-st.js $(WEB_OUT)/rokade-mt.js $(WEB_OUT)/rules.js \

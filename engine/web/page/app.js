@@ -4,15 +4,15 @@
 import {Chessboard, COLOR, INPUT_EVENT_TYPE} from './vendor/cm-chessboard/src/Chessboard.js'
 import {Markers, MARKER_TYPE} from './vendor/cm-chessboard/src/extensions/markers/Markers.js'
 import {PromotionDialog, PROMOTION_DIALOG_RESULT_TYPE} from './vendor/cm-chessboard/src/extensions/promotion-dialog/PromotionDialog.js'
-import {Game, loadRules, START_FEN} from './game.js'
+import {Game, LEVELS, loadRules, START_FEN} from './game.js'
 import {Engine} from './engine.js'
 import {Clock, TIME_CONTROLS, customControl} from './clock.js'
 import {sounds} from './sound.js'
 import {gamePgn} from './pgn.js'
 import {LANGUAGES, localSan, ENDINGS} from './i18n.js'
 import {chess960Fen, randomChess960} from './chess960.js'
-import {describeLevel, ELO_MIN, ELO_MAX} from './levels.js'
-import {loadSettings, saveSettings} from './settings.js'
+import {describeLevel, levelRange} from './levels.js'
+import {loadGame, loadSettings, saveGame, saveSettings} from './settings.js'
 
 const $ = (id) => document.getElementById(id)
 const other = (c) => (c === 'w' ? 'b' : 'w')
@@ -25,18 +25,22 @@ let board, engine, game, clock = null
 let clockHistory = [] // with a clock: the times {w, b} at each ply, [0] the start
 let human = 'w' // the human's colour against the robot
 let opponent = 'robot' // of the game in progress
+let level = null // the robot's level in the game in progress: {mode: 'skill' or 'elo', value}
+let resumable = null // a saved game in progress offered to resume, until taken or declined
 let over = null // {kind, result} once the game has ended
 let token = 0 // bumped to forget the robot's search in flight
 let robotEval = null // the robot's last score, its own view: {score, mate}
 let drawing = 0 // bumped by each position the board is asked to draw
+let confirming = null // the action that waits for the confirmation's "Yes"
 
 /* ---- settings form ---------------------------------------------------- */
 
 function showLevel() {
     const elo = settings.levelMode === 'elo'
     const input = $('level')
-    input.min = elo ? ELO_MIN : 0
-    input.max = elo ? ELO_MAX : 20
+    const [min, max] = levelRange(settings.levelMode)
+    input.min = min
+    input.max = max
     input.step = elo ? 50 : 1
     input.value = elo ? settings.elo : settings.skill
     $('level-value').value = input.value
@@ -52,6 +56,7 @@ function bindSettings() {
         $('lang').append(new Option(`${lang.name} (${lang.letters.split('').join(' ')})`, code))
     $('opponent').value = settings.opponent
     $('color').value = settings.color
+    $('level-mode').options[0].textContent = `Skill Level (0-${LEVELS.full})`
     $('level-mode').value = settings.levelMode
     $('time').value = settings.time
     $('chess960').checked = settings.chess960
@@ -60,6 +65,7 @@ function bindSettings() {
     $('evalbar-on').checked = settings.evalBar
     showLevel()
     const changed = () => {
+        const barWasOn = settings.evalBar
         settings.opponent = $('opponent').value
         settings.color = $('color').value
         settings.levelMode = $('level-mode').value
@@ -72,6 +78,7 @@ function bindSettings() {
         showLevel()
         renderMoves()
         renderEval()
+        if (settings.evalBar && !barWasOn && game && humanToMove()) analyse()
     }
     $('settings').addEventListener('change', changed)
     $('level').addEventListener('input', () => {
@@ -81,6 +88,7 @@ function bindSettings() {
     })
     $('settings').addEventListener('submit', (e) => {
         e.preventDefault()
+        answerResume(false)
         newGame()
     })
 }
@@ -104,8 +112,11 @@ function newGame() {
     opponent = settings.opponent
     human = settings.color === 'random' ? (Math.random() < 0.5 ? 'w' : 'b') : settings.color
     if (opponent === 'friend') human = 'w'
+    level = {mode: settings.levelMode, value: settings.levelMode === 'elo' ? settings.elo : settings.skill}
+    closeConfirm()
     over = null
     robotEval = null
+    evalShown = null
     engine.stop()
     engine.send('ucinewgame')
     engine.setOption('UCI_Chess960', settings.chess960)
@@ -132,6 +143,8 @@ function showPosition(animated) {
 /* Plays a legal move (UCI) of the side to move. */
 function playMove(uci) {
     const mover = game.turn
+    // The player's move in the new game declines a kept one.
+    if (resumable && !robotPlays(mover)) answerResume(false)
     const san = game.play(uci)
     if (!san) return false
     sounds.play(san.includes('+') || san.includes('#') ? 'check' : san.includes('x') ? 'capture' : 'move')
@@ -150,44 +163,49 @@ function afterMove() {
     if (!over && ENDS_AT_ONCE.includes(game.state)) end(game.state)
     render()
     if (!over && robotPlays(game.turn)) robotMove()
-    else if (!over && settings.evalBar && opponent === 'friend') analyse()
+    else if (!over && settings.evalBar) analyse()
 }
 
 function levelOptions() {
-    const elo = settings.levelMode === 'elo'
+    const elo = level.mode === 'elo'
     engine.setOption('UCI_LimitStrength', elo)
-    if (elo) engine.setOption('UCI_Elo', settings.elo)
-    else engine.setOption('Skill Level', settings.skill)
+    if (elo) engine.setOption('UCI_Elo', level.value)
+    else engine.setOption('Skill Level', level.value)
 }
 
 async function robotMove() {
     const my = ++token
     const side = game.turn
-    const level = describeLevel(settings.levelMode, settings.levelMode === 'elo' ? settings.elo : settings.skill)
+    const robot = describeLevel(level.mode, level.value)
     // The robot claims a draw it may claim when it is not better.
     if (CLAIMS.includes(game.state) && robotEval && robotEval.mate === null && robotEval.score <= 0) {
         end(game.state)
         render()
         return
     }
+    engine.stop() // the evaluation bar's analysis, if running
     levelOptions()
     const started = performance.now()
-    const args = clock ? clock.goArgs() : `movetime ${level.strength >= 20 ? 1500 : 700}`
+    const args = clock ? clock.goArgs() : `movetime ${robot.strength >= LEVELS.full ? 1500 : 700}`
     render()
     const res = await engine.go(game.uciPosition(), side, args)
     if (my !== token || over) return
     if (res.score) robotEval = res.score
     // A natural pause at the low levels (short with a clock).
-    const pause = (20 - level.strength) * (clock ? 15 : 60)
+    const pause = (LEVELS.full - robot.strength) * (clock ? 15 : 60)
     const wait = Math.max(0, pause - (performance.now() - started))
     if (wait) await new Promise((r) => setTimeout(r, wait))
     if (my !== token || over) return
     if (!playMove(res.move)) setStatus(`Rokade's move ${res.move} was refused`)
 }
 
-/* Two people at the screen with the evaluation bar on: a short analysis. */
+/* The evaluation bar's short analysis of a player's turn (against the
+ * robot or a friend), at full strength: the robot's level is set again
+ * before its own move. */
 function analyse() {
     engine.stop()
+    engine.setOption('UCI_LimitStrength', false)
+    engine.setOption('Skill Level', LEVELS.full)
     engine.go(game.uciPosition(), game.turn, 'movetime 800')
 }
 
@@ -209,6 +227,102 @@ function end(kind, winner = null) {
     engine.stop()
     if (clock) clock.stop()
     sounds.play('end')
+}
+
+/* ---- the game in progress, kept over a reload ------------------------- */
+
+const levelName = (lv) => (lv.mode === 'elo' ? `Elo ${lv.value}` : `Skill Level ${lv.value}`)
+
+/* Saves the game in progress (after each move, and when the page is hidden
+ * or left), or forgets it once it has ended or has no move; not while a
+ * saved one is offered to resume. The clocks stand while the page is away. */
+function keepGame() {
+    if (resumable || !game) return
+    if (over || !game.moves.length) return saveGame(null)
+    saveGame({
+        startFen: game.startFen, chess960: game.chess960, moves: game.moves.map((m) => m.uci),
+        opponent, human, level,
+        clock: clock ? {control: clock.control, spec: TIME_CONTROLS[clock.control], ms: {...clock.ms}, history: clockHistory} : null,
+    })
+}
+
+function offerResume(saved) {
+    const n = Math.ceil(saved.moves.length / 2)
+    const who = saved.opponent === 'robot'
+        ? `against Rokade (${levelName(saved.level)}), you with ${COLOR_NAME[saved.human]}`
+        : 'between two players at this screen'
+    const tc = saved.clock ? `, ${saved.clock.spec[0]}+${saved.clock.spec[1]} clock` : ''
+    $('resume-text').textContent = `A game in progress was kept: ${who}, ${n} move${n === 1 ? '' : 's'}${tc}.`
+    $('resume').hidden = false
+    resumable = saved
+}
+
+/* Takes up the saved game (yes) or forgets it. */
+function answerResume(yes) {
+    const saved = resumable
+    resumable = null
+    $('resume').hidden = true
+    if (!saved) return
+    if (!yes) return saveGame(null)
+    try {
+        resumeGame(saved)
+    } catch (e) {
+        setStatus(`The kept game could not be resumed: ${e.message}`)
+        saveGame(null)
+        newGame()
+    }
+}
+
+function resumeGame(saved) {
+    token++
+    if (clock) clock.stop()
+    const g = new Game(saved.startFen, saved.chess960)
+    for (const uci of saved.moves) if (!g.play(uci)) throw new Error(`the move ${uci} is not legal`)
+    game = g
+    opponent = saved.opponent === 'friend' ? 'friend' : 'robot'
+    human = saved.human === 'b' ? 'b' : 'w'
+    level = saved.level && saved.level.mode === 'elo' ? {mode: 'elo', value: Number(saved.level.value)}
+        : {mode: 'skill', value: Number(saved.level && saved.level.value) || 0}
+    closeConfirm()
+    over = null
+    robotEval = null
+    evalShown = null
+    engine.stop()
+    engine.send('ucinewgame')
+    engine.setOption('UCI_Chess960', game.chess960)
+    clock = null
+    clockHistory = []
+    if (saved.clock) {
+        const {control, spec, ms, history} = saved.clock
+        const times = (t) => t && t.w >= 0 && t.b >= 0
+        if (!Array.isArray(spec) || !times(ms) || !Array.isArray(history)
+            || history.length !== game.moves.length + 1 || !history.every(times))
+            throw new Error('its clocks cannot be read')
+        // A custom control (?clock=) comes back without its parameter too.
+        if (!TIME_CONTROLS[control]) TIME_CONTROLS[control] = spec
+        clock = new Clock(control, renderClocks, flagFall)
+        clockHistory = history
+        clock.restore(ms, game.turn)
+    }
+    board.setOrientation(human === 'w' ? COLOR.white : COLOR.black)
+    showPosition(false)
+    afterMove()
+}
+
+/* Asks before an action that ends the game (a misclick must not): shows
+ * `question` with a "Yes" labelled `yes`; the action runs on "Yes" if the
+ * game has not ended in the meantime. */
+function ask(question, yes, action) {
+    confirming = action
+    $('confirm-text').textContent = question
+    $('confirm-yes').textContent = yes
+    $('confirm').hidden = false
+    $('confirm-no').focus()
+}
+
+function closeConfirm() {
+    confirming = null
+    $('confirm').hidden = true
 }
 
 /* ---- display ---------------------------------------------------------- */
@@ -241,6 +355,7 @@ function render() {
     }
     if (game.check) board.addMarker(MARKER_TYPE.circleDanger, kingSquare(game.turn))
     if (over) {
+        closeConfirm()
         const [text, article] = ENDINGS[over.kind]
         const who = over.winner ? `${COLOR_NAME[over.winner]} wins` : 'Draw'
         setStatus(`${text} (FIDE Laws ${article}): ${who}, ${over.result}`)
@@ -259,6 +374,7 @@ function render() {
     renderClocks()
     renderEval()
     $('pgn').value = gamePgn(game, pgnInfo())
+    keepGame()
 }
 
 function renderMoves() {
@@ -293,31 +409,56 @@ function renderClocks() {
     }
 }
 
-let evalShown = null // {white: centipawns or ±mate, text, line}
+let evalShown = null // the last search's {position, pv, white, text} worth showing
 
-function onInfo(info, side) {
-    if (!game || side !== game.turn) return
+/* A search's line (UCI moves from `position`, the engine's position
+ * argument) from the position on the board: the whole line, or its rest
+ * when its first move has been played since (the robot's move); null when
+ * the line does not lead through the board's position. */
+function lineFromBoard(position, pv) {
+    const now = game.uciPosition()
+    if (position === now) return pv
+    if (pv.length && `${position}${position.includes(' moves ') ? ' ' : ' moves '}${pv[0]}` === now)
+        return pv.slice(1)
+    return null
+}
+
+/* A score in White's view for the bar (centipawns, ±10000 for a mate) and
+ * as text: +0.3, -16.3, M3 (White mates in 3), -M3 (Black does). */
+function whiteScore(info, side) {
     const sign = side === 'w' ? 1 : -1
-    const white = info.mate !== null ? sign * Math.sign(info.mate) * 10000 : sign * info.score
-    const text = info.mate !== null ? `#${sign * info.mate}` : (white / 100).toFixed(1)
-    const line = game.sanLine(info.pv.slice(0, 8)).map((s) => localSan(s, settings.lang)).join(' ')
-    evalShown = {white, text, line}
+    if (info.mate !== null) {
+        const mate = sign * info.mate
+        return {white: Math.sign(mate) * 10000, text: `${mate < 0 ? '-' : ''}M${Math.abs(mate)}`}
+    }
+    const white = sign * info.score
+    const pawns = Math.round(white / 10) / 10
+    return {white, text: pawns > 0 ? `+${pawns.toFixed(1)}` : pawns < 0 ? pawns.toFixed(1) : '0.0'}
+}
+
+function onInfo(info, side, position) {
+    // A mate 0 (no move) comes only from an ended game; a search of another
+    // position (one stopped, or from before a take-back) is not shown.
+    if (!game || info.mate === 0 || !lineFromBoard(position, info.pv)) return
+    evalShown = {position, pv: info.pv, ...whiteScore(info, side)}
     renderEval()
 }
 
 function renderEval() {
-    const on = settings.evalBar && evalShown
-    $('evalbar').hidden = $('bestline').hidden = !on
-    if (!on) return
-    const share = 50 + 50 * Math.tanh(evalShown.white / 400)
-    $('evalbar').querySelector('.evalfill').style.height = `${share}%`
-    $('evalbar').querySelector('span').textContent = evalShown.text
-    $('bestline').textContent = `Best line (${evalShown.text}): ${evalShown.line}`
+    $('evalbar').hidden = !settings.evalBar
+    const line = settings.evalBar && game && evalShown ? lineFromBoard(evalShown.position, evalShown.pv) : null
+    $('evalinfo').hidden = !line
+    const white = line ? evalShown.white : 0
+    $('evalbar').querySelector('.evalfill').style.height = `${50 + 50 * Math.tanh(white / 400)}%`
+    $('evalbar').title = line ? `${evalShown.text} (White's view)` : ''
+    if (!line) return
+    $('evalscore').textContent = evalShown.text
+    const sans = game.sanLine(line.slice(0, 8)).map((s) => localSan(s, settings.lang))
+    $('bestline').textContent = sans.length ? `Best line: ${sans.join(' ')}` : ''
 }
 
 function pgnInfo() {
-    const level = settings.levelMode === 'elo' ? `Elo ${settings.elo}` : `Skill Level ${settings.skill}`
-    const name = (c) => (opponent === 'friend' ? COLOR_NAME[c] : robotPlays(c) ? `Rokade (${level})` : 'Player')
+    const name = (c) => (opponent === 'friend' ? COLOR_NAME[c] : robotPlays(c) ? `Rokade (${levelName(level)})` : 'Player')
     const tc = TIME_CONTROLS[clock ? clock.control : 'none']
     return {
         event: game.chess960 ? 'Casual Chess960 game' : 'Casual game',
@@ -396,10 +537,11 @@ function bindControls() {
     })
     $('draw').addEventListener('click', () => {
         if (over) return
-        if (opponent === 'friend') end('agreement')
-        else if (robotEval && robotEval.mate === null && robotEval.score <= 0) end('agreement')
-        else return setStatus('Rokade declines the draw')
-        render()
+        if (opponent === 'friend') return ask('Agree a draw?', 'Yes, a draw', () => end('agreement'))
+        ask('Offer Rokade a draw?', 'Yes, offer it', () => {
+            if (robotEval && robotEval.mate === null && robotEval.score <= 0) end('agreement')
+            else setStatus('Rokade declines the draw')
+        })
     })
     $('claim').addEventListener('click', () => {
         if (!humanToMove() || !CLAIMS.includes(game.state)) return
@@ -408,9 +550,25 @@ function bindControls() {
     })
     $('resign').addEventListener('click', () => {
         if (over) return
-        end('resign', opponent === 'robot' ? other(human) : other(game.turn))
-        render()
+        // Against the robot the player resigns, between friends the side to move.
+        const loser = opponent === 'robot' ? human : game.turn
+        const question = opponent === 'robot' ? 'Resign this game?' : `${COLOR_NAME[loser]} resigns?`
+        ask(question, 'Yes, resign', () => end('resign', other(loser)))
     })
+    $('confirm-yes').addEventListener('click', () => {
+        const action = confirming
+        closeConfirm()
+        if (action && !over) {
+            action()
+            if (over) render()
+        }
+    })
+    $('confirm-no').addEventListener('click', closeConfirm)
+    $('resume-yes').addEventListener('click', () => answerResume(true))
+    $('resume-no').addEventListener('click', () => answerResume(false))
+    // A reload or a closed tab: the clocks' last times.
+    document.addEventListener('visibilitychange', () => document.hidden && keepGame())
+    window.addEventListener('pagehide', keepGame)
     $('flip').addEventListener('click', () => {
         board.setOrientation(board.getOrientation() === COLOR.white ? COLOR.black : COLOR.white, true)
         renderClocks()
@@ -433,11 +591,14 @@ function bindControls() {
 }
 
 async function start() {
-    bindSettings()
     setStatus('Loading Rokade…')
     engine = new Engine()
     engine.onInfo = onInfo
-    const [,] = await Promise.all([loadRules(), engine.init(Math.min(navigator.hardwareConcurrency || 1, 4))])
+    const engineReady = engine.init(Math.min(navigator.hardwareConcurrency || 1, 4))
+    // The level settings need the engine's scale, from the rules module.
+    await loadRules()
+    bindSettings()
+    await engineReady
     $('engine-kind').textContent = engine.threads ? 'threads build' : 'single-threaded build'
     document.body.dataset.engine = engine.threads ? 'threads' : 'single'
     board = new Chessboard($('board'), {
@@ -448,6 +609,14 @@ async function start() {
     })
     board.enableMoveInput(onBoardInput)
     bindControls()
+    const saved = loadGame()
+    try {
+        if (saved) offerResume(saved)
+    } catch {
+        $('resume').hidden = true
+        resumable = null
+        saveGame(null) // not a game this page saved
+    }
     newGame()
     document.body.dataset.ready = 'yes'
 }

@@ -5,9 +5,9 @@ export class Engine {
     constructor() {
         this.worker = new Worker('engine-worker.js')
         this.threads = false
-        this.onInfo = null // ({score, mate, pv}, side): the side to move's view
+        this.onInfo = null // ({score, mate, pv}, side, position): the side to move's view
         this.listeners = new Set()
-        this.searches = [] // {resolve, side} of each go sent, oldest first
+        this.searches = [] // {resolve, side, position, score} of each go sent, oldest first
         this.ready = new Promise((resolve) => {
             this.worker.onmessage = (e) => {
                 if (e.data.ready) {
@@ -54,7 +54,7 @@ export class Engine {
     go(position, side, args) {
         this.send(`position ${position}`)
         this.send(`go ${args}`)
-        return new Promise((resolve) => this.searches.push({resolve, side, score: null}))
+        return new Promise((resolve) => this.searches.push({resolve, side, position, score: null}))
     }
 
     stop() {
@@ -85,6 +85,6 @@ export class Engine {
             pv: pv >= 0 ? words.slice(pv + 1) : [],
         }
         search.score = info
-        if (this.onInfo) this.onInfo(info, search.side)
+        if (this.onInfo) this.onInfo(info, search.side, search.position)
     }
 }

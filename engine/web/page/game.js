@@ -4,13 +4,16 @@
  * replay the game from its start. */
 import createRules from './rules.js'
 
-/* GameState of movegen/position.h, in its order. */
-export const STATE = ['ongoing', 'checkmate', 'stalemate', 'dead', 'fivefold', 'seventyFive',
-    'threefold', 'fifty']
-
 export const START_FEN = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'
 
 let R = null
+
+/* The play levels as the engine has them (search/level.h, through the
+ * rules module), filled by loadRules: Skill Level runs 0..full, UCI_Elo
+ * eloMin..eloMax, `points` is the UCI_Elo scale ([elo, strength], by
+ * rising Elo), and strength(skill, limitStrength, elo) the strength the
+ * engine plays at with those options. */
+export const LEVELS = {}
 
 export async function loadRules() {
     const m = await createRules()
@@ -22,12 +25,23 @@ export async function loadRules() {
         legal: () => str('rules_legal', []),
         play: (uci) => str('rules_play', [uci]),
         fen: () => str('rules_fen', []),
-        state: () => m.ccall('rules_state', 'number', [], []),
+        state: () => str('rules_state', []),
         inCheck: () => m.ccall('rules_in_check', 'number', [], []) !== 0,
         side: () => m.ccall('rules_side', 'number', [], []),
         canMate: (c) => m.ccall('rules_can_mate', 'number', ['number'], [c]) !== 0,
     }
     R.init()
+    const num = (name, ...args) => m.ccall(name, 'number', args.map(() => 'number'), args)
+    const points = []
+    for (let i = 0; i < num('rules_elo_points'); i++)
+        points.push([num('rules_elo_point', i), num('rules_elo_point_strength', i)])
+    Object.assign(LEVELS, {
+        full: num('rules_level_full'),
+        eloMin: num('rules_elo_min'),
+        eloMax: num('rules_elo_max'),
+        points,
+        strength: (skill, limit, elo) => num('rules_level_strength', skill, limit ? 1 : 0, elo),
+    })
 }
 
 export class Game {
@@ -43,7 +57,7 @@ export class Game {
     refresh() {
         this.fen = R.fen()
         this.turn = R.side() === 0 ? 'w' : 'b'
-        this.state = STATE[R.state()]
+        this.state = R.state() // rules.c's name of the GameState
         this.check = R.inCheck()
         this.legal = R.legal().split('\n').filter(Boolean).map((l) => {
             const [uci, san] = l.split(' ')

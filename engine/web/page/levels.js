@@ -1,24 +1,34 @@
-/* The play levels as the page shows them: Skill Level 0..20 or UCI_Elo, with
- * the calibrated strength in words. The table is search/level.c's, read the
- * other way (strength -> Elo). */
-const ELO_TABLE = [[1000, 3.0], [1200, 4.7], [1400, 7.2], [1500, 8.6], [1600, 9.9],
-    [1700, 10.6], [1800, 11.6], [1900, 13.3], [2000, 16.6], [2400, 20.0]]
+/* The play levels as the page shows them: Skill Level or UCI_Elo, with
+ * the strength in words. The scale, the ranges and the strength of a setting
+ * are the engine's own (search/level.c through the rules module, LEVELS in
+ * game.js), read here the other way for a Skill Level (strength -> Elo). */
+import {LEVELS} from './game.js'
 
-export const ELO_MIN = 1000
-export const ELO_MAX = 2800
+/* What full strength was measured at (README.md, "Strength"): 36.5% in 200
+ * games against Stockfish 15.1 at UCI_Elo 2800, 8+0.08. The scale's points
+ * stop below it: every UCI_Elo from the last point up plays at full
+ * strength. */
+const FULL_STRENGTH = "full strength: about 2700 on Stockfish's UCI_Elo scale " +
+    '(it scores 36.5% against Stockfish 15.1 set to UCI_Elo 2800)'
 
-/* About what Elo a Skill Level plays at (below strength 3, 1000 Elo, the
- * scale is not calibrated: it is extended with the slope of its first step,
- * and the page says only "below 1000"). */
+/* The slider's [min, max] for a mode ('skill' or 'elo'). */
+export function levelRange(mode) {
+    return mode === 'elo' ? [LEVELS.eloMin, LEVELS.eloMax] : [0, LEVELS.full]
+}
+
+/* About what Elo a Skill Level plays at: the UCI_Elo whose strength it is.
+ * Below the scale's first point (not calibrated) the first step's slope is
+ * extended, and the page says only "below" that point. */
 export function skillElo(skill) {
-    const [e0, s0] = ELO_TABLE[0]
-    if (skill <= s0) return Math.round(e0 - (s0 - skill) * (200 / 1.7))
-    for (let i = 1; i < ELO_TABLE.length; i++) {
-        const [e1, s1] = ELO_TABLE[i]
-        const [ea, sa] = ELO_TABLE[i - 1]
-        if (skill <= s1) return Math.round(ea + ((skill - sa) / (s1 - sa)) * (e1 - ea))
+    const points = LEVELS.points
+    const [[e0, s0], [e1, s1]] = points
+    if (skill <= s0) return Math.round(e0 - ((s0 - skill) * (e1 - e0)) / (s1 - s0))
+    for (let i = 1; i < points.length; i++) {
+        const [ea, sa] = points[i - 1]
+        const [eb, sb] = points[i]
+        if (skill <= sb) return Math.round(ea + ((skill - sa) / (sb - sa)) * (eb - ea))
     }
-    return 2400
+    return points[points.length - 1][0]
 }
 
 export function strengthWords(elo) {
@@ -30,12 +40,14 @@ export function strengthWords(elo) {
     return 'a master'
 }
 
-/* The level's Elo, its description, and its strength 0..20 (for the delay). */
+/* The level's Elo, its description, and the engine's strength for it
+ * (0..LEVELS.full; for the robot's pause and thinking time). */
 export function describeLevel(mode, value) {
     const elo = mode === 'elo' ? value : skillElo(value)
-    const full = mode === 'skill' ? value >= 20 : value >= 2400
-    const what = full ? 'full strength, about 2400 Elo or more'
-        : elo < ELO_MIN ? `below ${ELO_MIN} Elo: plays like ${strengthWords(elo)}`
+    const strength = mode === 'elo' ? LEVELS.strength(0, true, value) : LEVELS.strength(value, false, 0)
+    const lowest = LEVELS.points[0][0]
+    const text = strength >= LEVELS.full ? FULL_STRENGTH
+        : elo < lowest ? `below ${lowest} Elo: plays like ${strengthWords(elo)}`
         : `about ${elo} Elo: plays like ${strengthWords(elo)}`
-    return {elo, text: what, strength: mode === 'skill' ? value : Math.min(20, (elo - 700) / 85)}
+    return {elo, text, strength}
 }

@@ -8,9 +8,11 @@ import {spawn, execFileSync} from 'node:child_process'
 import {createRequire} from 'node:module'
 import {readFileSync} from 'node:fs'
 import path from 'node:path'
+import {fileURLToPath} from 'node:url'
 import puppeteer from 'puppeteer-core'
 
 const OUT = path.resolve(process.env.WEB_OUT || '../../build/web')
+const REPO = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../..')
 const ROKADE = path.resolve(process.env.ROKADE || '../../rokade')
 const servers = []
 let browser, page, base
@@ -74,13 +76,74 @@ async function typeOn(p, ...moves) {
 }
 const type = (...moves) => typeOn(page, ...moves)
 
+// Moves the level slider (in the mode shown) to `value`.
+async function setLevel(value, p = page) {
+    await p.$eval('#level', (e, v) => {
+        e.value = String(v)
+        e.dispatchEvent(new Event('input', {bubbles: true}))
+    }, value)
+}
+
 async function skillZero(p = page) {
     await p.select('#level-mode', 'skill')
-    await p.$eval('#level', (e) => {
-        e.value = '0'
-        e.dispatchEvent(new Event('input', {bubbles: true}))
-    })
+    await setLevel(0, p)
 }
+
+async function setEvalBar(on, p = page) {
+    if ((await p.$eval('#evalbar-on', (b) => b.checked)) !== on) await p.click('#evalbar-on')
+}
+
+// Answers the page's confirmation (resign, draw) with yes or no.
+async function confirm(yes, p = page) {
+    await p.waitForSelector('#confirm:not([hidden])', {timeout: 2000})
+    await p.click(yes ? '#confirm-yes' : '#confirm-no')
+}
+
+// search/level.c's UCI_Elo table as [[elo, strength], ...], read from the C.
+function engineEloTable() {
+    const src = readFileSync(path.join(REPO, 'search/level.c'), 'utf8')
+    const body = /EloTable\[\]\s*=\s*\{([^;]*)\};/.exec(src)[1]
+    return [...body.matchAll(/\{\s*(\d+)\s*,\s*([\d.]+)\s*\}/g)].map((m) => [Number(m[1]), Number(m[2])])
+}
+
+// The native engine's spin option `name` as [min, max] (strings).
+function uciRange(name) {
+    const out = execFileSync(ROKADE, [], {input: 'uci\nquit\n', encoding: 'utf8'})
+    const m = new RegExp(`option name ${name} type spin default -?\\d+ min (-?\\d+) max (-?\\d+)`).exec(out)
+    return [m[1], m[2]]
+}
+
+// Whether the SAN moves `line` are legal one after the other after the
+// SAN moves `played` from `fen`, by a rules module of the page's own.
+const legalLine = (p, fen, played, line) => p.evaluate(async (fen, played, line) => {
+    const {default: createRules} = await import('./rules.js')
+    const m = await createRules()
+    m.ccall('rules_init', null, [], [])
+    m.ccall('rules_new_game', 'number', ['string', 'number'], [fen, 0])
+    for (const san of [...played, ...line]) {
+        const legal = m.ccall('rules_legal', 'string', [], []).split('\n').map((l) => l.split(' '))
+        const found = legal.find(([, s]) => s === san)
+        if (!found) return false
+        m.ccall('rules_play', 'string', ['string'], [found[0]])
+    }
+    return true
+}, fen, played, line)
+
+// Whether the text of `sel` is drawn whole: not cut by its own box or by
+// any ancestor that clips.
+const shownWhole = (sel, p = page) => p.$eval(sel, (el) => {
+    const r = document.createRange()
+    r.selectNodeContents(el)
+    const t = r.getBoundingClientRect()
+    if (!(t.width > 0) || el.closest('[hidden]')) return false
+    for (let a = el; a; a = a.parentElement) {
+        if (a !== el && getComputedStyle(a).overflow === 'visible') continue
+        const b = a.getBoundingClientRect()
+        if (t.left < b.left - 0.5 || t.right > b.right + 0.5 || t.top < b.top - 0.5 || t.bottom > b.bottom + 0.5)
+            return false
+    }
+    return true
+})
 
 async function clickSquare(sq) {
     // A click while the board is still drawing a position can be lost.
@@ -219,6 +282,7 @@ test('resignation against the robot', async () => {
     await skillZero()
     await newGame({opponent: 'robot', color: 'w'})
     await page.click('#resign')
+    await confirm(true)
     assert.match(await status(), /^Resignation \(FIDE Laws 5\.1\.2\): Black wins, 0-1$/)
     assert.match(await pgnText(), /\[Result "0-1"\]/)
     assert.equal(await page.$eval('#resign', (b) => b.disabled), true)
@@ -235,14 +299,82 @@ test('a draw offer to the robot: declined when it is better, accepted when not',
     await newGame({opponent: 'robot', color: 'b', fen: 'k7/p6p/3Q4/8/8/8/8/7K w - - 0 1'})
     await waitPlies(1)
     await page.click('#draw')
+    await confirm(true)
     assert.equal(await status(), 'Rokade declines the draw')
     assert.equal(await page.$eval('#status', (e) => e.dataset.ending), undefined)
     assert.match(await pgnText(), /\[Result "\*"\]/)
     await newGame({opponent: 'robot', color: 'b', fen: 'k7/8/3q4/8/8/8/8/7K w - - 0 1'})
     await waitPlies(1)
     await page.click('#draw')
+    await confirm(true)
     assert.match(await status(), /^Draw by agreement \(FIDE Laws 5\.2\.3\): Draw, 1\/2-1\/2$/)
     assert.match(await pgnText(), /\[Result "1\/2-1\/2"\]/)
+})
+
+// A misclick must not end the game: resigning and offering or agreeing a
+// draw wait for a second click on "Yes".
+test('resigning and a draw ask to confirm', async () => {
+    await skillZero()
+    await newGame({opponent: 'robot', color: 'w'})
+    await page.click('#resign')
+    assert.equal(await page.$eval('#status', (e) => e.dataset.ending), undefined)
+    await confirm(false)
+    assert.equal(await page.$eval('#confirm', (e) => e.hidden), true)
+    assert.equal(await page.$eval('#status', (e) => e.dataset.ending), undefined)
+    assert.equal(await status(), 'Your move')
+    await type('e4')
+    await waitPlies(2)
+    await newGame()
+    await page.click('#draw')
+    assert.equal(await page.$eval('#status', (e) => e.dataset.ending), undefined)
+    assert.match(await pgnText(), /\[Result "\*"\]/)
+    await confirm(true)
+    assert.match(await status(), /^Draw by agreement \(FIDE Laws 5\.2\.3\): Draw, 1\/2-1\/2$/)
+})
+
+// With the evaluation bar on, after the robot's move the best line starts
+// from the position on the board (the robot's move is not repeated), and
+// the score is White's (here White, the robot, is a queen up).
+test('the best line starts from the position on the board, the score from White\'s view', async () => {
+    await setEvalBar(true)
+    await skillZero()
+    const fen = 'k7/p6p/3Q4/8/8/8/8/7K w - - 0 1'
+    await newGame({opponent: 'robot', color: 'b', fen})
+    await waitPlies(1)
+    for (const wait of [0, 1000]) {
+        await sleep(wait)
+        await page.waitForFunction(() => {
+            const e = document.querySelector('#bestline')
+            return !e.closest('[hidden]') && /Best line[^:]*: \S/.test(e.textContent)
+        }, {timeout: 10000})
+        const text = await page.$eval('#bestline', (e) => e.textContent)
+        const line = text.split(/Best line[^:]*: /)[1].trim().split(/\s+/)
+        const played = await moveTexts()
+        assert.equal(played.length, 1)
+        assert.notEqual(line[0], played[0], text)
+        assert.ok(await legalLine(page, fen, played, line), `${text} after ${played}`)
+        assert.match(await page.$eval('#evalscore', (e) => e.textContent), /^(\+\d+\.\d|M\d+)$/)
+        assert.match(await page.$eval('#evalinfo', (e) => e.textContent), /White's view/)
+    }
+    await setEvalBar(false)
+})
+
+// The score beside the bar is drawn whole, mates as M1 (White mates) and
+// -M1 (Black mates).
+test('the evaluation is readable, mates as M1 and -M1', async () => {
+    await setEvalBar(true)
+    await newGame({fen: '6k1/5ppp/8/8/8/8/8/R5K1 w - - 0 1'})
+    await page.waitForFunction(() => document.querySelector('#evalscore')?.textContent === 'M1', {timeout: 10000})
+    assert.ok(await shownWhole('#evalscore'))
+    await newGame({fen: 'r5k1/8/8/8/8/8/5PPP/6K1 b - - 0 1'})
+    await page.waitForFunction(() => document.querySelector('#evalscore')?.textContent === '-M1', {timeout: 10000})
+    assert.ok(await shownWhole('#evalscore'))
+    // Black two rooks up: a long score, whole.
+    await newGame({fen: 'rr2k3/pppppppp/8/8/8/8/PPPPPPPP/4K3 w - - 0 1'})
+    await page.waitForFunction(() => /^-\d\d\.\d$/.test(document.querySelector('#evalscore')?.textContent),
+        {timeout: 10000})
+    assert.ok(await shownWhole('#evalscore'))
+    await setEvalBar(false)
 })
 
 test("take-back against the robot removes its answer and the player's move", async () => {
@@ -359,6 +491,88 @@ test('sound and level settings survive a reload', async () => {
     assert.equal(await fresh.$eval('#level', (s) => s.value), '1800')
     assert.match(await fresh.$eval('#level-text', (s) => s.textContent), /1800 Elo/)
     await fresh.close()
+})
+
+// Every Skill Level's label gives the Elo that search/level.c's table
+// maps to that strength, and the sliders' ranges are the engine's options'.
+test("the level labels follow search/level.c's table, the ranges the engine's options", async () => {
+    const table = engineEloTable()
+    const skill = uciRange('Skill Level')
+    await page.select('#level-mode', 'skill')
+    assert.deepEqual(await page.$eval('#level', (e) => [e.min, e.max]), skill)
+    assert.equal(await page.$eval('#level-mode option[value=skill]', (o) => o.textContent),
+        `Skill Level (${skill[0]}-${skill[1]})`)
+    const [[e0, s0], [e1, s1]] = table
+    for (let s = Number(skill[0]); s < Number(skill[1]); s++) {
+        let elo = e0 - ((s0 - s) * (e1 - e0)) / (s1 - s0)
+        for (let i = 1; i < table.length && s > s0; i++)
+            if (s <= table[i][1]) {
+                const [ea, sa] = table[i - 1], [eb, sb] = table[i]
+                elo = ea + ((s - sa) / (sb - sa)) * (eb - ea)
+                break
+            }
+        await setLevel(s)
+        const text = await page.$eval('#level-text', (e) => e.textContent)
+        if (elo < e0) assert.match(text, new RegExp(`^below ${e0} Elo`), `Skill Level ${s}`)
+        else assert.match(text, new RegExp(`^about ${Math.round(elo)} Elo`), `Skill Level ${s}`)
+    }
+    await page.select('#level-mode', 'elo')
+    assert.deepEqual(await page.$eval('#level', (e) => [e.min, e.max]), uciRange('UCI_Elo'))
+    await page.select('#level-mode', 'skill')
+})
+
+// Full strength is described by what was measured (README.md, Strength),
+// at Skill Level 20 and at every UCI_Elo that plays at full strength.
+test('full strength is described by its measured strength', async () => {
+    const table = engineEloTable()
+    await page.select('#level-mode', 'skill')
+    await setLevel(20)
+    const full = await page.$eval('#level-text', (e) => e.textContent)
+    assert.match(full, /^full strength: about 2700 on Stockfish's UCI_Elo scale/)
+    assert.doesNotMatch(full, /2400 Elo or more/)
+    await page.select('#level-mode', 'elo')
+    for (const elo of [table[table.length - 1][0], 2800]) {
+        await setLevel(elo)
+        assert.equal(await page.$eval('#level-text', (e) => e.textContent), full)
+    }
+    await page.select('#level-mode', 'skill')
+})
+
+// A reload (here: a second page of the same origin) offers the game in
+// progress, and resumes its moves, opponent, level and clocks.
+test('a game in progress is kept over a reload and resumed', async () => {
+    const p = await clockPage('?clock=20+1')
+    await skillZero(p)
+    await newGame({p, opponent: 'robot', color: 'w', time: 'custom'})
+    await typeOn(p, 'e4')
+    await waitPlies(2, p)
+    const moves = await moveTexts(p)
+    const ms = await clockMs(p)
+    await setLevel(7, p) // the slider is for the next game
+    const q = await clockPage('?clock=20+1')
+    await q.waitForSelector('#resume:not([hidden])', {timeout: 5000})
+    await q.click('#resume-yes')
+    await waitPlies(2, q)
+    assert.deepEqual(await moveTexts(q), moves)
+    assert.equal(await status(q), 'Your move')
+    assert.match(await pgnText(q), /\[White "Player"\]\n\[Black "Rokade \(Skill Level 0\)"\]/)
+    const back = await clockMs(q)
+    assert.ok(Math.abs(back.w - ms.w) < 1500 && back.b === ms.b, `${JSON.stringify(ms)} -> ${JSON.stringify(back)}`)
+    assert.equal(await clockRunning(q), 'w')
+    await typeOn(q, 'd4')
+    await waitPlies(4, q)
+    // The clocks' history came back too: a take-back shows ply 2's times.
+    await q.click('#takeback')
+    await waitPlies(2, q)
+    assert.equal((await clockMs(q)).b, ms.b)
+    // Declined, the offer is gone for good.
+    const r = await clockPage('?clock=20+1')
+    await r.waitForSelector('#resume:not([hidden])', {timeout: 5000})
+    await r.click('#resume-no')
+    assert.equal(await r.$eval('#resume', (e) => e.hidden), true)
+    assert.equal(await plies(r), 0)
+    const s = await clockPage('?clock=20+1')
+    assert.equal(await s.$eval('#resume', (e) => e.hidden), true)
 })
 
 test('single-threaded build without the isolation headers, and the robot answers', async () => {
