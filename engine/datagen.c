@@ -444,12 +444,6 @@ static void print_progress(void (*print)(const char *line), const DatagenStats *
     print(line);
 }
 
-static int cpu_count(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > MAX_THREADS ? MAX_THREADS : (int)n;
-}
-
 /* A seed no earlier run had: the system's random bytes with the clock and
  * the process number (63 bits, so that `seed N` can repeat it). */
 static uint64_t new_seed(void)
@@ -559,7 +553,9 @@ bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), Dat
     }
     Run *r = calloc(1, sizeof *r);
     pthread_t *tids = NULL;
-    int threads = opt->threads > 0 ? opt->threads : cpu_count();
+    int threads = opt->threads > 0            ? opt->threads
+                  : cpu_count() > MAX_THREADS ? MAX_THREADS
+                                              : cpu_count();
     if (threads > opt->games)
         threads = (int)opt->games;
     if (r)

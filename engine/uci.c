@@ -308,9 +308,9 @@ static void clock_margins(Engine *e, SearchLimits *lim)
     if (e->last_go.valid && e->report.bestmove_at >= e->last_go.started) {
         int64_t wall = e->report.bestmove_at - e->last_go.started;
         int64_t cpu = e->report.bestmove_cpu - e->last_go.started_cpu;
-        long cores = sysconf(_SC_NPROCESSORS_ONLN);
+        int cores = cpu_count();
         int busy = search_threads(e->search);
-        busy = cores > 0 && busy > cores ? (int)cores : busy;
+        busy = busy > cores ? cores : busy;
         int64_t stall = wall - cpu / busy;
         stall = stall < 0 ? 0 : stall > LAG_MAX_MS ? LAG_MAX_MS : stall;
         /* A busy machine stays busy for a while: what was seen halves every

@@ -39,7 +39,8 @@ static inline int eval_nnue(const Position *pos, NnueStack *st)
     int v;
     return eval_known(pos, &v) ? v : nnue_evaluate(st, pos);
 }
-/* Material values (middlegame) by piece type, for SEE and move ordering. */
+/* Material values (middlegame) by piece type: the one piece-value table,
+ * also the static exchange's and the move ordering's (search/see.h). */
 extern const int PieceValue[PIECE_TYPE_NB];
 /* Prints the terms of the evaluation, one line per call of `print`. */
 void eval_trace(const Position *pos, void (*print)(const char *line));

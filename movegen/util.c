@@ -3,8 +3,13 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 int64_t now_ms(void)
 {
@@ -63,4 +68,64 @@ bool parse_int(const char *s, long long min, long long max, long long *out)
         return false;
     *out = v;
     return true;
+}
+
+bool parse_real(const char *s, double lo, double hi, bool integer, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (!*s || *end || errno || !(v >= lo && v <= hi) || (integer && v != floor(v)))
+        return false;
+    *out = v;
+    return true;
+}
+
+int cpu_count(void)
+{
+    long n = sysconf(_SC_NPROCESSORS_ONLN);
+    return n < 1 ? 1 : n > 4096 ? 4096 : (int)n;
+}
+
+bool write_file_atomic(const char *path, const void *data, size_t n, char *err, size_t errlen)
+{
+    size_t len = strlen(path) + 5;
+    char *tmp = malloc(len);
+    if (!tmp) {
+        snprintf(err, errlen, "cannot write %s: out of memory", path);
+        return false;
+    }
+    snprintf(tmp, len, "%s.tmp", path);
+    FILE *f = fopen(tmp, "wb");
+    bool ok = f != NULL;
+    if (!ok)
+        snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
+    else {
+        ok = fwrite(data, 1, n, f) == n && fflush(f) == 0 && fsync(fileno(f)) == 0;
+        ok = fclose(f) == 0 && ok;
+        if (!ok || rename(tmp, path) != 0) {
+            snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
+            remove(tmp);
+            ok = false;
+        }
+    }
+    free(tmp);
+    return ok;
+}
+
+void run_parallel(void *(*fn)(void *), void *jobs, size_t size, int n)
+{
+    pthread_t *tid = n > 1 ? malloc((size_t)n * sizeof *tid) : NULL;
+    bool *started = n > 1 ? calloc((size_t)n, sizeof *started) : NULL;
+    for (int t = 1; t < n && tid && started; t++)
+        started[t] = pthread_create(&tid[t], NULL, fn, (char *)jobs + (size_t)t * size) == 0;
+    fn(jobs);
+    for (int t = 1; t < n; t++) {
+        if (started && started[t])
+            pthread_join(tid[t], NULL);
+        else
+            fn((char *)jobs + (size_t)t * size);
+    }
+    free(tid);
+    free(started);
 }

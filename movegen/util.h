@@ -41,6 +41,19 @@ int64_t now_ms(void);
 /* Milliseconds of CPU time the process has used (all its threads). */
 int64_t cpu_ms(void);
 
+/* ---- Machine, files, threads -------------------------------------------- */
+
+/* The processors online (at least 1). */
+int cpu_count(void);
+/* Writes n bytes to path through path.tmp, flushed to disk, and a rename,
+ * so that the file is either the old one or the whole new one; false with
+ * a message naming the file in err. */
+bool write_file_atomic(const char *path, const void *data, size_t n, char *err, size_t errlen);
+/* Runs fn on each of the n jobs (size bytes each, from jobs) and returns
+ * when all are done: jobs 1.. on threads of their own, job 0 on the
+ * calling thread, and any job whose thread cannot be started also there. */
+void run_parallel(void *(*fn)(void *), void *jobs, size_t size, int n);
+
 /* ---- Text --------------------------------------------------------------- */
 
 /* A cursor over a line of whitespace-separated tokens. */
@@ -62,5 +75,8 @@ bool parse_int(const char *s, long long min, long long max, long long *out);
  * range the caller clamps to: false only when s is not a number at all.
  * Values beyond long long saturate. */
 bool parse_int_saturating(const char *s, long long *out);
+/* A whole decimal or real number in [lo, hi], and an integer when integer
+ * is set: no trailing text, no overflow. False (out untouched) otherwise. */
+bool parse_real(const char *s, double lo, double hi, bool integer, double *out);
 
 #endif

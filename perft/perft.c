@@ -2,7 +2,6 @@
  * suite runner. */
 #include "perft.h"
 
-#include <pthread.h>
 #include <stdatomic.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,17 +81,11 @@ uint64_t perft_divide(const Position *root, int depth, int threads,
     }
     DivideJob job = {root, &list, counts, depth, 0};
     DivideWorker workers[MAX_WORKERS];
-    pthread_t tids[MAX_WORKERS];
-    int started = 0;
-    workers[0] = (DivideWorker){&job, &copies[0]};
-    for (int t = 1; t < threads; t++)
+    for (int t = 0; t < threads; t++)
         workers[t] = (DivideWorker){&job, &copies[t]};
-    for (int t = 1; t < threads; t++)
-        if (pthread_create(&tids[started], NULL, divide_worker, &workers[t]) == 0)
-            started++;
-    divide_worker(&workers[0]); /* the caller works too, and takes what is left */
-    for (int t = 0; t < started; t++)
-        pthread_join(tids[t], NULL);
+    /* The workers share the root moves: one whose thread did not start
+     * finds them taken. */
+    run_parallel(divide_worker, workers, sizeof *workers, threads);
     free(copies);
 
     uint64_t total = 0;

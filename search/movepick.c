@@ -53,7 +53,7 @@ static void score_noisy(MovePicker *mp)
         move_t m = mp->moves[i];
         /* Most valuable victim first, queen promotions with them, other
          * promotions last; then the capture history. */
-        int s = 16 * SeeValue[capture_victim(pos, m)];
+        int s = 16 * PieceValue[capture_victim(pos, m)];
         if (move_kind(m) == MOVE_PROMOTION)
             s += move_promo(m) == QUEEN ? 16 * 900 : -30000;
         s += hist_capture(mp->hist, pos, m) / MP_CAPHIST_DIV;

@@ -286,7 +286,7 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta)
             /* Delta pruning: even winning the piece cannot reach alpha. */
             if (move_kind(m) != MOVE_PROMOTION && !pos_is_capture(pos, m))
                 continue;
-            int gain = SeeValue[capture_victim(pos, m)];
+            int gain = PieceValue[capture_victim(pos, m)];
             if (move_kind(m) != MOVE_PROMOTION && static_eval + gain + QS_DELTA <= alpha
                 && !see_ge(pos, m, 1)) {
                 if (static_eval + gain + QS_DELTA > best)

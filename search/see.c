@@ -3,17 +3,15 @@
  * stop when going on would lose. */
 #include "see.h"
 
-const int SeeValue[PIECE_TYPE_NB] = {0, 100, 320, 330, 500, 950, 0};
-
 bool see_ge(const Position *pos, move_t m, int threshold)
 {
     if (move_kind(m) != MOVE_NORMAL)
         return 0 >= threshold;
     const int from = move_from(m), to = move_to(m);
-    int swap = SeeValue[piece_type(pos->board[to])] - threshold;
+    int swap = PieceValue[piece_type(pos->board[to])] - threshold;
     if (swap < 0)
         return false;
-    swap = SeeValue[piece_type(pos->board[from])] - swap;
+    swap = PieceValue[piece_type(pos->board[from])] - swap;
     if (swap <= 0)
         return true;
 
@@ -41,7 +39,7 @@ bool see_ge(const Position *pos, move_t m, int threshold)
             /* The king may only take last: if the other side still attacks,
              * the capture is illegal and the result flips back. */
             return (attackers & pos->by_color[!stm]) ? !result : result;
-        swap = SeeValue[pt] - swap;
+        swap = PieceValue[pt] - swap;
         if (swap < (int)result)
             break;
         occ ^= sq_bb(lsb(b));

@@ -2,12 +2,12 @@
 #include "tt.h"
 
 #include <limits.h>
-#include <pthread.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "../movegen/score.h"
+#include "../movegen/util.h"
 
 /* gen_bound: the generation in the high five bits, the PV flag, the bound. */
 enum { BOUND_MASK = 3, PV_BIT = 4, GEN_STEP = 8, GEN_MASK = 0xF8 };
@@ -89,26 +89,15 @@ void tt_table_clear(TT *tt, int threads)
         tt->table = table;
         return;
     }
-    if (threads < 1)
-        threads = 1;
-    if (threads > 64)
-        threads = 64;
-    pthread_t tids[64];
-    ClearJob jobs[64];
-    int started = 0;
+    enum { MAX_CLEAR_THREADS = 64 };
+    threads = threads < 1 ? 1 : threads > MAX_CLEAR_THREADS ? MAX_CLEAR_THREADS : threads;
+    ClearJob jobs[MAX_CLEAR_THREADS];
     for (int i = 0; i < threads; i++) {
         jobs[i].table = tt->table;
         jobs[i].begin = tt->bucket_count * (size_t)i / (size_t)threads;
         jobs[i].end = tt->bucket_count * (size_t)(i + 1) / (size_t)threads;
     }
-    for (int i = 1; i < threads; i++)
-        if (pthread_create(&tids[started], NULL, clear_part, &jobs[i]) == 0)
-            started++;
-        else
-            clear_part(&jobs[i]);
-    clear_part(&jobs[0]);
-    for (int i = 0; i < started; i++)
-        pthread_join(tids[i], NULL);
+    run_parallel(clear_part, jobs, sizeof *jobs, threads);
 }
 
 void tt_table_free(TT *tt)

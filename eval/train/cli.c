@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../movegen/util.h"
 #include "../../movegen/viriformat.h"
 #include "../eval.h"
 
@@ -26,9 +27,6 @@ static double clock_seconds(clockid_t id)
 }
 
 static double now_seconds(void) { return clock_seconds(CLOCK_MONOTONIC); }
-
-/* Uniform in [0, 1). */
-static double rand_unit(uint64_t *s) { return (double)(train_rand(s) >> 11) * 0x1.0p-53; }
 
 /* ---- The program: options ----------------------------------------------- */
 
@@ -90,15 +88,11 @@ static int bad(const char *fmt, ...)
 static bool parse_num(const char *opt, const char *s, double lo, double hi, bool integer,
                       double *out)
 {
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (!*s || *end || errno || !(v >= lo && v <= hi) || (integer && v != floor(v))) {
+    if (!parse_real(s, lo, hi, integer, out)) {
         bad("%s: '%s' is not %s from %g to %g", opt, s, integer ? "an integer" : "a number", lo,
             hi);
         return false;
     }
-    *out = v;
     return true;
 }
 
@@ -243,7 +237,7 @@ static double hce_loss(const PosSet *val, double scale)
 static bool held_out(int file, long long number, double val)
 {
     uint64_t s = ((uint64_t)file << 48) ^ (uint64_t)number;
-    return rand_unit(&s) < val;
+    return rng_unit(rng_next(&s)) < val;
 }
 
 /* Reads every file of the comma-separated list; 0, or an exit status. */
@@ -317,7 +311,7 @@ static void make_perm(uint32_t *perm, size_t n, uint64_t seed, uint64_t pass)
     for (size_t i = 0; i < n; i++)
         perm[i] = (uint32_t)i;
     for (size_t i = n; i > 1; i--) {
-        size_t j = (size_t)(train_rand(&s) % i);
+        size_t j = (size_t)(rng_next(&s) % i);
         uint32_t t = perm[i - 1];
         perm[i - 1] = perm[j], perm[j] = t;
     }
@@ -328,7 +322,7 @@ static void make_perm(uint32_t *perm, size_t n, uint64_t seed, uint64_t pass)
 static bool mirrored(uint64_t seed, uint64_t stream, double share)
 {
     uint64_t s = seed * 0x9E3779B97F4A7C15ull ^ stream;
-    return share > 0 && rand_unit(&s) < share;
+    return share > 0 && rng_unit(rng_next(&s)) < share;
 }
 
 /* ---- The program: checkpoint -------------------------------------------- */
@@ -427,7 +421,7 @@ static bool ckpt_write(const char *path, const Settings *s, const State *st, con
     memcpy(p, o->v, n * sizeof(float)), p += n * sizeof(float);
     uint32_t sum = nnue_checksum(buf, (size_t)(p - buf));
     memcpy(p, &sum, 4);
-    bool ok = train_write_file(path, buf, size, err, errlen);
+    bool ok = write_file_atomic(path, buf, size, err, errlen);
     free(buf);
     return ok;
 }

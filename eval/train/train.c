@@ -5,29 +5,16 @@
  * eval/README.md, "The network's trainer", documents both. */
 #include "train.h"
 
-#include <errno.h>
 #include <math.h>
-#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "../../movegen/bitboard.h"
+#include "../../movegen/util.h"
 #include "../nnue/simd.h"
 
 /* ---- Small helpers ------------------------------------------------------ */
-
-uint64_t train_rand(uint64_t *s)
-{
-    uint64_t z = (*s += 0x9E3779B97F4A7C15ull);
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    return z ^ (z >> 31);
-}
-
-/* Uniform in [0, 1). */
-static double rand_unit(uint64_t *s) { return (double)(train_rand(s) >> 11) * 0x1.0p-53; }
 
 static float sigmoidf(float x) { return 1.0f / (1.0f + expf(-x)); }
 
@@ -191,10 +178,10 @@ bool train_net_init(TrainNet *net, int hidden, int buckets, uint64_t seed)
     float a = 1.0f / sqrtf(32.0f), b = 1.0f / sqrtf(2.0f * (float)hidden);
     size_t nft = (size_t)NNUE_INPUTS * (size_t)hidden;
     for (size_t i = 0; i < nft; i++)
-        net->w[i] = (float)((2 * rand_unit(&s) - 1) * a);
+        net->w[i] = (float)((2 * rng_unit(rng_next(&s)) - 1) * a);
     float *ow = net->w + out_offset((size_t)hidden);
     for (int i = 0; i < 2 * hidden * buckets; i++)
-        ow[i] = (float)((2 * rand_unit(&s) - 1) * b);
+        ow[i] = (float)((2 * rng_unit(rng_next(&s)) - 1) * b);
     return true;
 }
 
@@ -269,24 +256,7 @@ void train_net_clip(TrainNet *net)
         net->w[i] = fminf(fmaxf(net->w[i], -TRAIN_CLIP), TRAIN_CLIP);
 }
 
-/* ---- Threads ------------------------------------------------------------ */
-
-/* Runs fn on jobs[0..n-1] (size bytes each), jobs[0] on the calling thread;
- * a thread that cannot be started runs its job here too. */
-static void run_parallel(void *(*fn)(void *), void *jobs, size_t size, int n)
-{
-    pthread_t tid[TRAIN_MAX_THREADS];
-    bool started[TRAIN_MAX_THREADS] = {false};
-    for (int t = 1; t < n; t++)
-        started[t] = pthread_create(&tid[t], NULL, fn, (char *)jobs + (size_t)t * size) == 0;
-    fn(jobs);
-    for (int t = 1; t < n; t++) {
-        if (started[t])
-            pthread_join(tid[t], NULL);
-        else
-            fn((char *)jobs + (size_t)t * size);
-    }
-}
+/* ---- Threads: jobs for run_parallel (movegen/util.h) -------------------- */
 
 typedef struct {
     const TrainNet *net;
@@ -461,25 +431,6 @@ void train_net_quantize(const TrainNet *net, int scale, uint8_t *buf)
     nnue_put_u32(p, nnue_checksum(buf, (size_t)(p - buf)));
 }
 
-bool train_write_file(const char *path, const void *data, size_t n, char *err, size_t errlen)
-{
-    char tmp[4200];
-    snprintf(tmp, sizeof tmp, "%s.tmp", path);
-    FILE *f = fopen(tmp, "wb");
-    if (!f) {
-        snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
-        return false;
-    }
-    bool ok = fwrite(data, 1, n, f) == n && fflush(f) == 0 && fsync(fileno(f)) == 0;
-    ok = fclose(f) == 0 && ok;
-    if (!ok || rename(tmp, path) != 0) {
-        snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
-        remove(tmp);
-        return false;
-    }
-    return true;
-}
-
 bool train_net_write(const TrainNet *net, int scale, const char *path, char *err, size_t errlen)
 {
     size_t n = nnue_file_size(NNUE_INPUTS, (size_t)net->hidden, (size_t)net->buckets);
@@ -489,7 +440,7 @@ bool train_net_write(const TrainNet *net, int scale, const char *path, char *err
         return false;
     }
     train_net_quantize(net, scale, buf);
-    bool ok = train_write_file(path, buf, n, err, errlen);
+    bool ok = write_file_atomic(path, buf, n, err, errlen);
     free(buf);
     return ok;
 }

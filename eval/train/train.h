@@ -118,13 +118,9 @@ void train_opt_free(TrainOpt *o);
  * summed loss. */
 double train_opt_step(TrainOpt *o, const TrainPos *const *batch, size_t n, double lr, double wd);
 
-/* The SIMD code compiled in: "avx512", "avx2" or "scalar". */
+/* The SIMD code compiled in (eval/nnue/simd.h): "avx512", "avx2",
+ * "wasm-simd128" or "portable". */
 const char *train_simd_name(void);
-/* splitmix64: the next random number of the state s. */
-uint64_t train_rand(uint64_t *s);
-/* Writes n bytes to path through path.tmp and a rename; false with a
- * message in err. */
-bool train_write_file(const char *path, const void *data, size_t n, char *err, size_t errlen);
 
 /* ---- The program -------------------------------------------------------- */
 
