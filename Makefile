@@ -132,18 +132,12 @@ FUZZ_SAN := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=al
 fuzz: fuzz-toolchain
 	$(MAKE) CC=clang BUILD=build/fuzz ARCH=x86-64 OPT="-O1 -g" SAN="$(FUZZ_SAN)" fuzz-bins
 
-# libFuzzer ships with clang's runtime (Debian: libclang-rt-14-dev).
+# libFuzzer ships with clang's runtime (Debian: libclang-rt-14-dev; .ci/provision).
 fuzz-toolchain:
 	@echo 'int LLVMFuzzerTestOneInput(const char *d, unsigned long n) { (void)d; (void)n; return 0; }' \
 	  > /tmp/rokade-fuzz-probe.c
 	@clang -fsanitize=fuzzer -o /tmp/rokade-fuzz-probe /tmp/rokade-fuzz-probe.c >/dev/null 2>&1 || \
-	 { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	     echo "installing clang and libclang-rt-14-dev for libFuzzer"; \
-	     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang libclang-rt-14-dev >/dev/null 2>&1 || \
-	     (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang libclang-rt-14-dev >/dev/null); \
-	   fi; \
-	   clang -fsanitize=fuzzer -o /tmp/rokade-fuzz-probe /tmp/rokade-fuzz-probe.c || \
-	   { echo "error: clang cannot build libFuzzer targets (apt-get install clang libclang-rt-14-dev)"; exit 1; }; }
+	 { echo "error: clang cannot build libFuzzer targets: run sh .ci/provision (as root), or apt-get install clang libclang-rt-14-dev"; exit 1; }
 	@rm -f /tmp/rokade-fuzz-probe /tmp/rokade-fuzz-probe.c
 
 fuzz-bins: $(FUZZ_TARGETS:%=$(BUILD)/fuzz_%)
@@ -177,9 +171,8 @@ FORMAT_SRC := $(filter-out eval/weights.c,$(wildcard movegen/*.[ch] eval/*.[ch] 
               tests/fuzz/*.[ch]))
 
 format-check:
-	@command -v $(CLANG_FORMAT) >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang-format >/dev/null 2>&1 || \
-	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq clang-format >/dev/null); fi; }
+	@command -v $(CLANG_FORMAT) >/dev/null 2>&1 || \
+	 { echo "error: $(CLANG_FORMAT) is missing: run sh .ci/provision (as root), or apt-get install clang-format"; exit 1; }
 	$(CLANG_FORMAT) --style=file --dry-run --Werror $(FORMAT_SRC)
 	@echo "format-check: every source and header matches .clang-format"
 
@@ -189,23 +182,11 @@ format:
 # ---- tests (Criterion) ----
 CRITERION_OK := $(shell test -f /usr/include/criterion/criterion.h && echo yes)
 
-POLYGLOT_OK := $(shell { command -v polyglot || test -x /usr/games/polyglot; } >/dev/null 2>&1 && echo yes)
-
-# polyglot drives Rokade as an XBoard engine in tests/polyglot_test.sh (which
-# skips when it is missing); installed here when we can.
+# Criterion must be there (.ci/provision installs it); polyglot is optional
+# (tests/polyglot_test.sh skips without it).
 criterion:
-ifneq ($(POLYGLOT_OK),yes)
-	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq polyglot >/dev/null 2>&1 || \
-	  echo "note: polyglot could not be installed; its test will be skipped"; fi
-endif
 ifneq ($(CRITERION_OK),yes)
-	@if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	  echo "installing libcriterion-dev"; \
-	  (apt-get install -y -qq libcriterion-dev >/dev/null 2>&1 || \
-	   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq libcriterion-dev)) \
-	  || { echo "error: could not install libcriterion-dev"; exit 1; }; \
-	else echo "error: Criterion is missing: run 'sudo apt-get install libcriterion-dev'"; exit 1; fi
+	@echo "error: Criterion is missing: run sh .ci/provision (as root), or apt-get install libcriterion-dev"; exit 1
 endif
 
 # Every test program links the pipe harness (tests/harness.[ch]) that
@@ -276,7 +257,8 @@ werror:
 # tests and the bench signature, the unit tests on the debug build, then the
 # tests again under ASan+UBSan, the TSan scenario, the fuzzers (60 s) and the
 # stress script.
-test: criterion
+test:
+	sh .ci/provision
 	$(MAKE) format-check
 	$(MAKE) -j2 werror
 	$(MAKE) -j2 test-run
@@ -292,9 +274,8 @@ test: criterion
 # build and the ASan+UBSan build, fixed seeds so a failure can be replayed.
 PYTHON ?= python3
 stress: $(EXE)
-	@command -v $(PYTHON) >/dev/null 2>&1 || { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
-	  DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 >/dev/null 2>&1 || \
-	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq python3 >/dev/null); fi; }
+	@command -v $(PYTHON) >/dev/null 2>&1 || \
+	 { echo "error: $(PYTHON) is missing: run sh .ci/provision (as root), or apt-get install python3"; exit 1; }
 	$(PYTHON) tests/stress.py --engine ./$(EXE) --count 2000 --seed 1
 	test -x ./rokade-sanitize && $(PYTHON) tests/stress.py --engine ./rokade-sanitize --count 400 --seed 3
 

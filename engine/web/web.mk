@@ -36,16 +36,13 @@ WEB_BUILT := $(WEB_OUT)/rokade-st.js $(WEB_OUT)/rokade-mt.js $(WEB_OUT)/rules.js
 web: web-tools
 	$(MAKE) $(WEB_BUILT)
 
-# emscripten and chromium from Debian, the node packages from the lockfile;
-# each only when missing.
+# emscripten and chromium from Debian, the node packages from the lockfile:
+# .ci/provision installs them; here they are only checked.
 web-tools:
 	@command -v $(EMCC) >/dev/null 2>&1 && command -v chromium >/dev/null 2>&1 || \
-	 { if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then echo "installing emscripten and chromium"; \
-	   DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends emscripten chromium >/dev/null 2>&1 || \
-	   (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends emscripten chromium >/dev/null); \
-	 else echo "error: install emscripten and chromium (apt-get install emscripten chromium)"; exit 1; fi; }
+	 { echo "error: emscripten or chromium is missing: run sh .ci/provision (as root), or apt-get install emscripten chromium"; exit 1; }
 	@test -f $(WEB_NODE)/.package-lock.json -a $(WEB_NODE)/.package-lock.json -nt $(WEB_DIR)/package-lock.json || \
-	  (cd $(WEB_DIR) && PUPPETEER_SKIP_DOWNLOAD=1 npm ci --no-audit --no-fund --loglevel=error)
+	 { echo "error: engine/web's node packages are missing or older than package-lock.json: run sh .ci/provision (npm ci in engine/web)"; exit 1; }
 
 build/wasm-st/%.o: %.c
 	@mkdir -p $(dir $@)
