@@ -1,4 +1,8 @@
-/* Hand-crafted evaluation: material, piece-square tables, mobility, pawn
+/* The hand-crafted evaluation. Not the default since the network (eval/nnue/)
+ * came: it is the evaluation of a build without a net and of `EvalFile
+ * <hand-crafted>`, the baseline nets are judged against, and through
+ * eval_known it decides dead positions and won endings against a lone king
+ * for the net too. Its terms: material, piece-square tables, mobility, pawn
  * structure (with a per-thread pawn hash), passed pawns, bishop pair, rooks
  * on open files and the 7th, outposts, threats, king shelter, storm and
  * attacks, space, tapered by game phase and scaled for drawish endings.

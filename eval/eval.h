@@ -1,4 +1,7 @@
-/* Static evaluation: one entry point, centipawns from the side to move's view. */
+/* The static evaluation, centipawns from the side to move's view: the
+ * network's (eval_nnue: eval/nnue/, the default) or the hand-crafted one
+ * (eval_position: eval.c), and what the rules and known endings decide for
+ * both (eval_known). */
 #ifndef ROKADE_EVAL_H
 #define ROKADE_EVAL_H
 

@@ -51,11 +51,14 @@ static void score_noisy(MovePicker *mp)
     const Position *pos = mp->pos;
     for (int i = mp->cur; i < mp->end; i++) {
         move_t m = mp->moves[i];
-        /* Most valuable victim first, queen promotions with them, other
-         * promotions last; then the capture history. */
-        int s = 16 * PieceValue[capture_victim(pos, m)];
+        /* Most valuable victim first (its value weighs MVV_WEIGHT times
+         * the capture history's share), queen promotions with them as if
+         * they took a queen's worth, other promotions last; then the
+         * capture history. */
+        enum { MVV_WEIGHT = 16, QUEEN_PROMO_GAIN = 900, UNDERPROMO_SCORE = -30000 };
+        int s = MVV_WEIGHT * PieceValue[capture_victim(pos, m)];
         if (move_kind(m) == MOVE_PROMOTION)
-            s += move_promo(m) == QUEEN ? 16 * 900 : -30000;
+            s += move_promo(m) == QUEEN ? MVV_WEIGHT * QUEEN_PROMO_GAIN : UNDERPROMO_SCORE;
         s += hist_capture(mp->hist, pos, m) / MP_CAPHIST_DIV;
         mp->scores[i] = s;
     }

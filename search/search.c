@@ -46,15 +46,34 @@ enum {
 /* Times after which the search reports more than completed iterations. */
 enum { CURRMOVE_AFTER_MS = 3000, BOUND_LINES_AFTER_MS = 1000 };
 
+enum {
+    /* How often a thread looks at the limits, in its own nodes (masks of
+     * powers of two): the node total of several threads, the clock, a play
+     * level's node budget. */
+    NODES_SUM_MASK = 1023,
+    CLOCK_CHECK_MASK = 511,
+    LEVEL_CHECK_MASK = 255,
+    /* The 50-move rule in plies (FIDE 9.3). */
+    FIFTY_MOVE_PLIES = 100,
+    /* No TT cutoff from this halfmove clock on: the stored score knows
+     * nothing of the draw that comes nearer. */
+    TT_CUTOFF_RULE50_MAX = 90,
+    /* The fewest nodes a go-mate proof gets (mate_exists). */
+    MATE_PROOF_MIN_NODES = 10000,
+    /* Rows and columns of the LMR table: depth and move number beyond share
+     * the last. */
+    LMR_TABLE_SIZE = 64,
+};
+
 /* Late-move reductions by depth and move number. Built once before the
  * first instance runs and read-only afterwards (in a TUNE build, built
  * again when a tunable changes, between searches). */
-static int Reductions[64][64];
+static int Reductions[LMR_TABLE_SIZE][LMR_TABLE_SIZE];
 
 static void build_reductions(void)
 {
-    for (int d = 1; d < 64; d++)
-        for (int m = 1; m < 64; m++)
+    for (int d = 1; d < LMR_TABLE_SIZE; d++)
+        for (int m = 1; m < LMR_TABLE_SIZE; m++)
             Reductions[d][m] = (int)(LMR_BASE / 100.0 + log(d) * log(m) / (LMR_DIV / 100.0));
 }
 
@@ -133,10 +152,11 @@ static void check_limits(SearchThread *t)
     Search *const s = t->s;
     uint64_t n = atomic_load_explicit(&t->nodes, memory_order_relaxed);
     if (s->limits.nodes
-        && (s->thread_count == 1 ? n >= s->limits.nodes
-                                 : (n & 1023) == 0 && search_total_nodes(s) >= s->limits.nodes))
+        && (s->thread_count == 1
+                ? n >= s->limits.nodes
+                : (n & NODES_SUM_MASK) == 0 && search_total_nodes(s) >= s->limits.nodes))
         atomic_store(&s->stop, true);
-    if ((n & 511) == 0 && s->tm.limits.hard
+    if ((n & CLOCK_CHECK_MASK) == 0 && s->tm.limits.hard
         && !atomic_load_explicit(&s->pondering, memory_order_relaxed)
         && tm_out_of_time(&s->tm, search_elapsed(s)))
         atomic_store(&s->stop, true);
@@ -145,7 +165,7 @@ static void check_limits(SearchThread *t)
         t->proof_abort = true;
     /* A play level's node budget is checked between iterations; this is only
      * the backstop, once the first iteration is complete. */
-    if (s->lv.active && t->id == 0 && (n & 255) == 0 && t->completed_depth >= 1
+    if (s->lv.active && t->id == 0 && (n & LEVEL_CHECK_MASK) == 0 && t->completed_depth >= 1
         && search_total_nodes(s) >= 4 * s->lv.node_cap)
         atomic_store(&s->stop, true);
 }
@@ -157,7 +177,7 @@ static bool is_draw(const Position *pos, int ply)
 {
     const StateInfo *st = pos_st(pos);
     /* 50 moves, unless this very position is checkmate (Art. 9.3, 9.6.2). */
-    if (st->rule50 >= 100 && (!st->checkers || pos_has_legal_move(pos)))
+    if (st->rule50 >= FIFTY_MOVE_PLIES && (!st->checkers || pos_has_legal_move(pos)))
         return true;
     int back = st->rule50 < st->plies_from_null ? st->rule50 : st->plies_from_null;
     if (back > pos->hply)
@@ -365,7 +385,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
     move_t tt_move = root ? t->root_moves[t->pv_idx].move : tte.move;
     const bool tt_pv = pv_node || (tte.hit && tte.pv);
     if (prune && !pv_node && !excluded && tte.depth >= depth && tt_cutoff(&tte, alpha, beta)
-        && pos_rule50(pos) < 90) {
+        && pos_rule50(pos) < TT_CUTOFF_RULE50_MAX) {
         /* A quiet TT move that still cuts off earns history, as a searched one would. */
         if (tte.score >= beta && tte.move && pos_is_pseudo_legal(pos, tte.move)
             && !pos_is_capture(pos, tte.move) && move_kind(tte.move) != MOVE_PROMOTION) {
@@ -541,9 +561,9 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         const bool gives_check = pos_in_check(pos);
         if (USE(OFF_CHECK_EXT) && !ext && gives_check && ss->ply < EXT_PLY_MUL * t->root_depth)
             ext = 1;
-        if (quiet && nq < 64)
+        if (quiet && nq < (int)(sizeof quiets / sizeof *quiets))
             quiets[nq++] = m;
-        else if (capture && nc < 32)
+        else if (capture && nc < (int)(sizeof captures / sizeof *captures))
             captures[nc++] = m;
         int new_depth = depth - 1 + ext;
         int score;
@@ -551,7 +571,8 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         /* 11. Late-move reductions, then the PVS re-searches. */
         if (USE(OFF_LMR) && prune && depth >= LMR_MIN_DEPTH && move_count > 1 + root
             && (quiet || !pv_node)) {
-            int r = Reductions[depth < 63 ? depth : 63][move_count < 63 ? move_count : 63];
+            const int last = LMR_TABLE_SIZE - 1;
+            int r = Reductions[depth < last ? depth : last][move_count < last ? move_count : last];
             r += !pv_node;
             r += cut_node;
             r -= improving;
@@ -766,7 +787,9 @@ void search_thread_run(SearchThread *t)
             if (depth >= plies && mate_known == MATE_UNKNOWN) {
                 uint64_t spent = atomic_load_explicit(&t->nodes, memory_order_relaxed)
                                  - iteration_start;
-                mate_known = mate_exists(t, plies, spent > 10000 ? spent : 10000);
+                mate_known = mate_exists(t, plies,
+                                         spent > MATE_PROOF_MIN_NODES ? spent
+                                                                      : MATE_PROOF_MIN_NODES);
                 if (stopped(t))
                     break;
                 if (mate_known == MATE_NONE) {

@@ -11,6 +11,9 @@
 #include "../movegen/score.h"
 #include "../movegen/util.h"
 
+/* A thread's state starts on a cache line of its own. */
+enum { CACHE_LINE = 64 };
+
 uint64_t search_total_nodes(const Search *s)
 {
     uint64_t n = 0;
@@ -104,7 +107,7 @@ static bool create_threads(Search *s, int n)
 #endif
     for (int i = 0; i < n; i++) {
         SearchThread *t = NULL;
-        if (posix_memalign((void **)&t, 64, sizeof *t) != 0 || !t)
+        if (posix_memalign((void **)&t, CACHE_LINE, sizeof *t) != 0 || !t)
             return false;
         memset(t, 0, sizeof *t);
         t->s = s;

@@ -27,16 +27,20 @@ static inline TTBucket *bucket_of(const TT *tt, uint64_t key)
 /* Tables of this many MB or more are cleared by a fresh block. */
 enum { TT_FRESH_CLEAR_MB = 256 };
 
+/* Buckets start on a cache line: a probe reads one line. */
+enum { TT_ALIGN = 64 };
+
 /* A zeroed table of n buckets, 64-byte aligned; *mem receives what to free.
  * calloc, because a large block comes straight from the system as pages that
  * read as zero until written: a big table costs neither time nor memory
  * until the search uses it, and a new one is the fastest way to clear it. */
 static TTBucket *alloc_zeroed(size_t n, void **mem)
 {
-    if (n > (SIZE_MAX - 63) / sizeof(TTBucket))
+    const size_t pad = TT_ALIGN - 1;
+    if (n > (SIZE_MAX - pad) / sizeof(TTBucket))
         return NULL;
-    *mem = calloc(n * sizeof(TTBucket) + 63, 1);
-    return *mem ? (TTBucket *)(((uintptr_t)*mem + 63) & ~(uintptr_t)63) : NULL;
+    *mem = calloc(n * sizeof(TTBucket) + pad, 1);
+    return *mem ? (TTBucket *)(((uintptr_t)*mem + pad) & ~(uintptr_t)pad) : NULL;
 }
 
 bool tt_table_resize(TT *tt, size_t mb)
@@ -134,7 +138,7 @@ bool tt_table_probe(TT *tt, uint64_t key, int ply, TTData *out)
 {
     TTBucket *b = bucket_of(tt, key);
     uint16_t k16 = (uint16_t)key;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < TT_BUCKET_ENTRIES; i++) {
         TTEntry *e = &b->entries[i];
         uint8_t depth = LD(e->depth);
         if (LD(e->key16) == k16 && depth) {
@@ -169,7 +173,7 @@ void tt_table_store(TT *tt, uint64_t key, int ply, move_t move, int score, int e
     const uint8_t generation = tt->generation;
     TTEntry *replace = &b->entries[0];
     int worth_r = INT_MAX;
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < TT_BUCKET_ENTRIES; i++) {
         TTEntry *e = &b->entries[i];
         uint8_t d = LD(e->depth);
         if (!d || LD(e->key16) == k16) {
@@ -205,13 +209,15 @@ int tt_table_hashfull(const TT *tt)
     if (!tt->table)
         return 0;
     int used = 0;
+    /* UCI's hashfull is per mille: read off the first thousand buckets. */
+    enum { SAMPLE_BUCKETS = 1000 };
     size_t n = tt->bucket_count;
-    if (n > 1000)
-        n = 1000;
+    if (n > SAMPLE_BUCKETS)
+        n = SAMPLE_BUCKETS;
     for (size_t i = 0; i < n; i++)
-        for (int j = 0; j < 3; j++)
+        for (int j = 0; j < TT_BUCKET_ENTRIES; j++)
             if (LD(tt->table[i].entries[j].depth)
                 && (LD(tt->table[i].entries[j].gen_bound) & GEN_MASK) == tt->generation)
                 used++;
-    return n ? (int)(used * 1000 / (3 * (int)n)) : 0;
+    return n ? (int)(used * 1000 / (TT_BUCKET_ENTRIES * (int)n)) : 0;
 }

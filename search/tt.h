@@ -19,8 +19,10 @@ typedef struct {
     uint8_t gen_bound; /* generation (high 5 bits) | pv << 2 | bound */
 } TTEntry;
 
+enum { TT_BUCKET_ENTRIES = 3 };
+
 typedef struct {
-    TTEntry entries[3];
+    TTEntry entries[TT_BUCKET_ENTRIES];
     uint16_t pad;
 } TTBucket;
 

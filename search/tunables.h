@@ -96,6 +96,12 @@
     X(TM_SINGLE_REPLY,      20,     1,   100)  /* scale with one legal move */
 /* clang-format on */
 
+/* Every default lies in its range. */
+#define TUNABLE_CHECK(name, value, min, max)                                                       \
+    _Static_assert((min) <= (value) && (value) <= (max), #name "'s default is outside its range");
+SEARCH_TUNABLES(TUNABLE_CHECK)
+#undef TUNABLE_CHECK
+
 #ifdef TUNE
 #define TUNABLE_DECLARE(name, value, min, max) extern int name;
 SEARCH_TUNABLES(TUNABLE_DECLARE)

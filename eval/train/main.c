@@ -1,4 +1,5 @@
-/* rokade-train, the network's trainer: everything is in eval/train.c. */
+/* rokade-train, the network's trainer: its program is cli.c (train_main), its
+ * computing part train.c. */
 #include "train.h"
 
 int main(int argc, char **argv) { return train_main(argc, argv); }

@@ -51,7 +51,6 @@ typedef struct {
     float *w;    /* 64-byte aligned */
 } TrainNet;
 
-static inline float *train_ft_weight(const TrainNet *net) { return net->w; }
 static inline float *train_ft_bias(const TrainNet *net)
 {
     return net->w + (size_t)NNUE_INPUTS * (size_t)net->hidden;
