@@ -30,6 +30,7 @@ TRAIN_SRC := eval/train.c eval/train_cli.c
 TRAIN_MAIN_SRC := eval/train_main.c
 LIB_SRC := $(wildcard movegen/*.c) \
            $(filter-out $(TUNE_SRC) $(TRAIN_SRC) $(TRAIN_MAIN_SRC),$(wildcard eval/*.c)) \
+           $(wildcard eval/syzygy/*.c) \
            $(wildcard search/*.c) $(wildcard perft/*.c) $(wildcard bench/*.c) \
            $(filter-out engine/main.c,$(wildcard engine/*.c))
 MAIN_SRC := engine/main.c
@@ -171,7 +172,8 @@ lint:
 # table entry per line with a name comment; formatting it would be undone by
 # the next tuning run). `make test` runs format-check first.
 CLANG_FORMAT ?= clang-format
-FORMAT_SRC := $(filter-out eval/weights.c,$(wildcard movegen/*.[ch] eval/*.[ch] search/*.[ch] \
+FORMAT_SRC := $(filter-out eval/weights.c,$(wildcard movegen/*.[ch] eval/*.[ch] eval/syzygy/*.[ch] \
+              search/*.[ch] \
               perft/*.[ch] bench/*.[ch] engine/*.[ch] engine/web/*.[ch] tests/*.[ch] \
               tests/fuzz/*.[ch]))
 
