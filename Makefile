@@ -117,9 +117,18 @@ sanitize: criterion
 tsan:
 	$(MAKE) BUILD=build/tsan EXE=rokade-tsan OPT="-O1 -g" SAN="-fsanitize=thread" rokade-tsan
 
-# Threads 2 and 4 under ThreadSanitizer with go/stop/ponderhit/setoption spam.
+# Threads 2 and 4 under ThreadSanitizer with go/stop/ponderhit/setoption spam,
+# and Syzygy probes from 4 threads at once (tests/tb_threads.c).
 test-tsan: tsan
 	ROKADE=./rokade-tsan sh tests/tsan_scenario.sh
+	$(MAKE) BUILD=build/tsan OPT="-O1 -g" SAN="-fsanitize=thread" build/tsan/tb_threads
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66" ./build/tsan/tb_threads
+
+# Syzygy probes from several threads (tests/tb_threads.c), for `make test-tsan`.
+$(BUILD)/tb_threads: tests/tb_threads.c $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+
+-include $(BUILD)/tb_threads.d
 
 # ---- fuzzing (libFuzzer, clang) ----
 # `make fuzz` builds build/fuzz/fuzz_{fen,position,uci}; `make fuzz-run` runs

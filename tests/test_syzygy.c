@@ -111,3 +111,193 @@ Test(syzygy, dtz_of_every_reference_position)
     cr_log_info("DTZ: %d of %d reference positions agree", agree, RefCount);
     cr_assert_eq(agree, RefCount);
 }
+
+/* ---- broken and missing tables ---- */
+
+static int Reports;
+static char LastReport[640];
+
+static void count_report(const char *line)
+{
+    __atomic_add_fetch(&Reports, 1, __ATOMIC_SEQ_CST);
+    snprintf(LastReport, sizeof LastReport, "%s", line);
+}
+
+/* Copies the first `keep` bytes of table `name` (all of it for keep < 0) from
+ * the test tables to dir, then overwrites `n` bytes at `at` with `fill`. */
+static void copy_table(const char *dir, const char *name, long keep, long at, int n, int fill)
+{
+    char src[512], dst[512];
+    snprintf(src, sizeof src, "%s/%s", tb_dir(), name);
+    snprintf(dst, sizeof dst, "%s/%s", dir, name);
+    FILE *in = fopen(src, "rb");
+    cr_assert_not_null(in, "cannot read %s", src);
+    fseek(in, 0, SEEK_END);
+    long size = ftell(in);
+    rewind(in);
+    unsigned char *buf = malloc((size_t)size);
+    cr_assert_eq(fread(buf, 1, (size_t)size, in), (size_t)size);
+    fclose(in);
+    if (keep < 0 || keep > size)
+        keep = size;
+    for (int i = 0; i < n && at + i < keep; i++)
+        buf[at + i] = (unsigned char)fill;
+    FILE *out = fopen(dst, "wb");
+    cr_assert_not_null(out);
+    cr_assert_eq(fwrite(buf, 1, (size_t)keep, out), (size_t)keep);
+    fclose(out);
+    free(buf);
+}
+
+static long file_size(const char *dir, const char *name)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "cannot read %s", path);
+    fseek(f, 0, SEEK_END);
+    long size = ftell(f);
+    fclose(f);
+    return size;
+}
+
+static bool probe_fen(const char *fen, int *wdl, int *dtz)
+{
+    Position pos;
+    char err[128];
+    cr_assert(pos_set_fen(&pos, fen, false, err, sizeof err), "%s: %s", fen, err);
+    bool ok = tb_probe_wdl(&pos, wdl);
+    if (dtz)
+        ok = tb_probe_dtz(&pos, dtz) && ok;
+    return ok;
+}
+
+static void remove_dir(const char *dir)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_assert_eq(system(cmd), 0);
+}
+
+/* A directory list with directories that do not exist, one with a few good
+ * tables, and truncated, empty and corrupt ones: the good ones answer, the
+ * others fail their probes, each reported once, and nothing crashes. */
+Test(syzygy, broken_and_missing_tables)
+{
+    char dir[] = "/tmp/rokade-tb-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    copy_table(dir, "KRvK.rtbw", -1, 0, 0, 0);
+    copy_table(dir, "KRvK.rtbz", -1, 0, 0, 0);
+    long qsize = file_size(tb_dir(), "KQvK.rtbw");
+    copy_table(dir, "KQvK.rtbw", qsize / 2, 0, 0, 0); /* truncated */
+    copy_table(dir, "KBBvK.rtbw", 3, 0, 0, 0);        /* only part of the magic */
+    copy_table(dir, "KNNvK.rtbw", -1, 0, 4, 0);       /* magic gone */
+    copy_table(dir, "KBNvK.rtbw", -1, 5, 4, 0xFF);    /* piece codes wrong */
+    copy_table(dir, "KRvKN.rtbw", -1, 9, 24, 0xFF);   /* compression header wrong */
+    copy_table(dir, "KPvK.rtbw", -1, 0, 0, 0);
+    copy_table(dir, "KPvK.rtbz", file_size(tb_dir(), "KPvK.rtbz") - 200, 0, 0, 0);
+    char path[256];
+    snprintf(path, sizeof path, "/nonexistent/a:%s::/nonexistent/b", dir);
+    Reports = 0;
+    tb_set_report(count_report);
+    cr_assert_eq(tb_init(path), 7);
+    cr_expect_eq(tb_max_pieces(), 4);
+
+    int wdl = 9, dtz = 999;
+    /* Good tables. */
+    cr_expect(probe_fen("8/8/8/2k5/8/8/8/R3K3 w - - 0 1", &wdl, &dtz));
+    cr_expect_eq(wdl, 2);
+    cr_expect_gt(dtz, 0);
+    cr_expect(probe_fen("8/8/8/2k5/8/8/4P3/4K3 b - - 0 1", &wdl, NULL));
+    cr_expect_eq(Reports, 0, "%s", LastReport);
+    /* Truncated, empty, corrupt: no answer, one report each. */
+    const char *const broken[] = {
+        "8/8/8/2k5/8/8/8/Q3K3 w - - 0 1",   "8/8/8/2k5/8/8/8/BB2K3 w - - 0 1",
+        "8/8/8/2k5/8/8/8/NN2K3 w - - 0 1",  "8/8/8/2k5/8/8/8/BN2K3 w - - 0 1",
+        "8/8/8/2k1n3/8/8/8/R3K3 w - - 0 1",
+    };
+    for (int round = 0; round < 3; round++)
+        for (size_t i = 0; i < sizeof broken / sizeof *broken; i++)
+            cr_expect_not(probe_fen(broken[i], &wdl, NULL), "%s answered", broken[i]);
+    cr_expect_eq(Reports, 5, "%d reports, the last: %s", Reports, LastReport);
+    cr_expect(strstr(LastReport, "info string error: ") == LastReport, "%s", LastReport);
+    /* A truncated DTZ file: WDL still answers, DTZ does not. */
+    Position pos;
+    char err[128];
+    cr_assert(pos_set_fen(&pos, "8/8/8/2k5/8/8/4P3/4K3 w - - 0 1", false, err, sizeof err));
+    cr_expect(tb_probe_wdl(&pos, &wdl));
+    cr_expect_not(tb_probe_dtz(&pos, &dtz));
+    cr_expect_eq(Reports, 6, "%s", LastReport);
+    /* Tables not in the path: no answer, no report; a capture into a
+     * missing table makes the probe fail too. */
+    cr_expect_not(probe_fen("8/8/8/2k5/8/8/8/R2NK3 w - - 0 1", &wdl, NULL));
+    cr_expect_not(probe_fen("8/8/8/2k5/8/8/8/r3K2R w - - 0 1", &wdl, NULL));
+    cr_expect_eq(Reports, 6, "%s", LastReport);
+    /* A position with more pieces than any table, or castling rights. */
+    cr_expect_not(probe_fen("8/8/8/2k5/8/8/8/RR1NK3 w - - 0 1", &wdl, NULL));
+    cr_expect_not(probe_fen("8/8/8/2k5/8/8/8/R3K3 w Q - 0 1", &wdl, NULL));
+    tb_set_report(NULL);
+    remove_dir(dir);
+}
+
+/* Corrupt compressed data must never crash the prober: every byte of the
+ * data of a table in turn set to garbage, probes of all its positions. */
+Test(syzygy, corrupt_data_never_crashes)
+{
+    char dir[] = "/tmp/rokade-tb-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    tb_set_report(count_report);
+    long size = file_size(tb_dir(), "KRvKN.rtbw");
+    for (long at = 4; at < size; at += size / 61 + 1) {
+        copy_table(dir, "KRvKN.rtbw", -1, at, 16, (int)(at * 37 & 0xFF));
+        copy_table(dir, "KRvK.rtbw", -1, 0, 0, 0);
+        copy_table(dir, "KNvK.rtbw", -1, 0, 0, 0);
+        tb_init(dir);
+        for (int i = 0; i < RefCount; i++) {
+            if (strcmp(Ref[i].table, "KRvKN"))
+                continue;
+            Position pos;
+            char err[128];
+            cr_assert(pos_set_fen(&pos, Ref[i].fen, false, err, sizeof err));
+            int wdl;
+            if (tb_probe_wdl(&pos, &wdl))
+                cr_assert(wdl >= -2 && wdl <= 2);
+        }
+    }
+    tb_set_report(NULL);
+    remove_dir(dir);
+}
+
+/* ---- several threads at once ---- */
+
+enum { PROBE_THREADS = 4 };
+
+static void *probe_all(void *arg)
+{
+    intptr_t wrong = 0, start = (intptr_t)arg;
+    for (int k = 0; k < RefCount; k++) {
+        const RefLine *r = &Ref[(k + start * 97) % RefCount];
+        Position pos;
+        char err[128];
+        int wdl = 9, dtz = 999;
+        if (!pos_set_fen(&pos, r->fen, false, err, sizeof err) || !tb_probe_wdl(&pos, &wdl)
+            || !tb_probe_dtz(&pos, &dtz) || wdl != r->wdl || dtz != r->dtz)
+            wrong++;
+    }
+    return (void *)wrong;
+}
+
+/* Threads probing every reference position at once, each from another place
+ * in the list, on freshly found (not yet mapped) tables. */
+Test(syzygy, probes_from_several_threads)
+{
+    cr_assert_gt(tb_init(tb_dir()), 0);
+    pthread_t th[PROBE_THREADS];
+    for (intptr_t i = 0; i < PROBE_THREADS; i++)
+        cr_assert_eq(pthread_create(&th[i], NULL, probe_all, (void *)i), 0);
+    for (int i = 0; i < PROBE_THREADS; i++) {
+        void *wrong;
+        pthread_join(th[i], &wrong);
+        cr_expect_eq((intptr_t)wrong, 0, "thread %d: %ld wrong probes", i, (long)(intptr_t)wrong);
+    }
+}
