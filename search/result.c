@@ -54,6 +54,7 @@ static void report_line(SearchThread *t, const RootMove *rm, int multipv, int de
                        .score = score,
                        .bound = bound,
                        .nodes = search_total_nodes(s),
+                       .tbhits = search_total_tbhits(s),
                        .time_ms = search_elapsed(s),
                        .hashfull = tt_table_hashfull(&s->tt),
                        .pv = pv};

@@ -19,6 +19,14 @@ uint64_t search_total_nodes(const Search *s)
     return n;
 }
 
+uint64_t search_total_tbhits(const Search *s)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < s->thread_count; i++)
+        n += atomic_load_explicit(&s->threads[i]->tbhits, memory_order_relaxed);
+    return n;
+}
+
 int64_t search_elapsed(const Search *s) { return now_ms() - atomic_load(&s->start_time); }
 
 /* ------------------------------------------------------------------------ */
@@ -148,7 +156,12 @@ Search *search_create(size_t tt_mb, const SearchReporter *reporter)
     }
     if (reporter)
         s->rep = *reporter;
-    s->options = (SearchOptions){.multipv = 1, .skill_level = LEVEL_FULL, .elo = 1500};
+    s->options = (SearchOptions){.multipv = 1,
+                                 .skill_level = LEVEL_FULL,
+                                 .elo = 1500,
+                                 .tb_probe_depth = 1,
+                                 .tb_probe_limit = 7,
+                                 .tb_50_move_rule = true};
     s->game_seed = mix64((uint64_t)now_ms());
     s->last_strength = LEVEL_FULL;
     if (!tt_table_resize(&s->tt, tt_mb)) {
@@ -302,6 +315,7 @@ void search_start(Search *s, const Position *root, const SearchLimits *limits)
         else
             t->nnue.net = NULL;
         atomic_store(&t->nodes, 0);
+        atomic_store(&t->tbhits, 0);
         t->completed_depth = t->root_depth = t->seldepth = t->pv_idx = 0;
         t->root_count = count;
         t->may_stop = i != 0;

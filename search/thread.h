@@ -55,6 +55,7 @@ typedef struct SearchThread {
     pthread_t tid;
     Position pos;
     _Atomic uint64_t nodes;
+    _Atomic uint64_t tbhits; /* tablebase probes that gave a result */
     int seldepth, root_depth, completed_depth, pv_idx, root_count;
     bool may_stop;        /* false until the main thread has completed depth 1 */
     bool full_width;      /* no pruning, no reductions, no TT cutoffs (go mate proofs) */
@@ -107,6 +108,8 @@ struct Search {
 
 /* Nodes of all threads of the current search. */
 uint64_t search_total_nodes(const Search *s);
+/* Tablebase hits of all threads of the current search. */
+uint64_t search_total_tbhits(const Search *s);
 /* Milliseconds since the search started. */
 int64_t search_elapsed(const Search *s);
 
