@@ -10,6 +10,7 @@
 #include "../movegen/movegen.h"
 #include "../movegen/score.h"
 #include "../movegen/util.h"
+#include "tbsearch.h"
 
 uint64_t search_total_nodes(const Search *s)
 {
@@ -307,6 +308,7 @@ void search_start(Search *s, const Position *root, const SearchLimits *limits)
         rms[count].pv_len = 1;
         count++;
     }
+    tbsearch_rank_root(s, rms, &count);
     for (int i = 0; i < s->thread_count; i++) {
         SearchThread *t = s->threads[i];
         memcpy(&t->pos, root, sizeof t->pos);

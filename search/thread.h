@@ -99,6 +99,11 @@ struct Search {
         int score, pv_len;
         move_t pv[MAX_PLY + 1];
     } last_line;
+    /* Tablebases (tbsearch.c): the most pieces probed in the tree (0:
+     * none); whether the root is in the tables, and its score then. */
+    int tb_pieces;
+    bool tb_root;
+    int tb_root_score;
     Level lv; /* the play level of this search */
     uint64_t level_seed;
     uint64_t game_seed; /* drawn at creation and by a new game */

@@ -11,6 +11,8 @@
 
 #include "../eval/syzygy/tbprobe.h"
 #include "../movegen/movegen.h"
+#include "../movegen/score.h"
+#include "../search/search.h"
 
 static const char *tb_dir(void)
 {
@@ -300,4 +302,66 @@ Test(syzygy, probes_from_several_threads)
         pthread_join(th[i], &wrong);
         cr_expect_eq((intptr_t)wrong, 0, "thread %d: %ld wrong probes", i, (long)(intptr_t)wrong);
     }
+}
+
+/* ---- in the search ---- */
+
+typedef struct {
+    SearchLine last;
+    move_t best;
+} Seen;
+
+static void seen_line(void *ctx, const Position *root, const SearchLine *line)
+{
+    (void)root;
+    if (line->multipv == 1)
+        ((Seen *)ctx)->last = *line;
+}
+
+static void seen_best(void *ctx, const Position *root, move_t best, move_t ponder)
+{
+    (void)root;
+    (void)ponder;
+    ((Seen *)ctx)->best = best;
+}
+
+/* Searches fen to depth with the options given; returns what was reported. */
+static Seen search_fen(const char *fen, int depth, int probe_limit)
+{
+    Seen seen;
+    memset(&seen, 0, sizeof seen);
+    SearchReporter rep = {.ctx = &seen, .line = seen_line, .bestmove = seen_best};
+    Search *s = search_create(16, &rep);
+    cr_assert_not_null(s);
+    search_options(s)->tb_probe_limit = probe_limit;
+    Position pos;
+    char err[128];
+    cr_assert(pos_set_fen(&pos, fen, false, err, sizeof err), "%s: %s", fen, err);
+    SearchLimits lim;
+    search_limits_none(&lim);
+    lim.depth = depth;
+    search_start(s, &pos, &lim);
+    search_wait(s);
+    search_destroy(s);
+    return seen;
+}
+
+/* KRR v KN (no table) wins by taking the knight into KRR v K (a table): the
+ * search finds it through its probes, scores it as a tablebase win (below
+ * mates) and counts the hits; without tables or with SyzygyProbeLimit 0 it
+ * does not. */
+Test(syzygy, search_scores_tablebase_wins)
+{
+    const char *fen = "8/8/8/2k5/8/2n5/8/R3K2R w - - 0 1";
+    Seen with = search_fen(fen, 12, 7);
+    cr_expect_gt(with.last.tbhits, 0);
+    cr_expect(with.last.score >= SCORE_TB_WIN_IN_MAX && !is_mate_score(with.last.score), "score %d",
+              with.last.score);
+    Seen limited = search_fen(fen, 12, 0);
+    cr_expect_eq(limited.last.tbhits, 0);
+    cr_expect_lt(limited.last.score, SCORE_TB_WIN_IN_MAX);
+    tb_init(NULL);
+    Seen without = search_fen(fen, 12, 7);
+    cr_expect_eq(without.last.tbhits, 0);
+    cr_expect_lt(without.last.score, SCORE_TB_WIN_IN_MAX);
 }
