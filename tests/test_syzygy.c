@@ -365,3 +365,129 @@ Test(syzygy, search_scores_tablebase_wins)
     cr_expect_eq(without.last.tbhits, 0);
     cr_expect_lt(without.last.score, SCORE_TB_WIN_IN_MAX);
 }
+
+/* ---- at the root ---- */
+
+static Seen Played;
+
+/* The move a search of s to `depth` plays in pos (among `only` when n > 0). */
+static move_t engine_move(Search *s, const Position *pos, int depth, const move_t *only, int n)
+{
+    SearchLimits lim;
+    search_limits_none(&lim);
+    lim.depth = depth;
+    for (int i = 0; i < n; i++)
+        lim.searchmoves[i] = only[i];
+    lim.searchmoves_count = n;
+    memset(&Played, 0, sizeof Played);
+    search_start(s, pos, &lim);
+    search_wait(s);
+    return Played.best;
+}
+
+static Search *play_search(void)
+{
+    SearchReporter rep = {.ctx = &Played, .line = seen_line, .bestmove = seen_best};
+    Search *s = search_create(16, &rep);
+    cr_assert_not_null(s);
+    return s;
+}
+
+/* Plays fen out, the engine on both sides at a low depth: the side to move,
+ * which the tables say wins, must mate before the fifty-move rule could
+ * be claimed, never letting the win go; returns the plies played. */
+static int play_out_win(Search *s, const char *fen, int depth)
+{
+    Position *pos = malloc(sizeof *pos);
+    char err[128];
+    cr_assert(pos_set_fen(pos, fen, false, err, sizeof err), "%s: %s", fen, err);
+    const int winner = pos->side;
+    int plies = 0;
+    for (;;) {
+        int wdl;
+        cr_assert(tb_probe_wdl(pos, &wdl), "%s: left the tables", fen);
+        cr_assert_eq(wdl * (pos->side == winner ? 1 : -1), TB_WIN,
+                     "%s: the win was let go after %d plies (WDL %d)", fen, plies, wdl);
+        cr_assert_lt(pos_rule50(pos), 100, "%s: fifty moves without progress after %d plies", fen,
+                     plies);
+        move_t m = engine_move(s, pos, depth, NULL, 0);
+        if (m == MOVE_NONE)
+            break;
+        pos_make_game_move(pos, m);
+        plies++;
+        cr_assert_lt(plies, 600, "%s: no mate in 600 plies", fen);
+    }
+    cr_expect(pos_in_check(pos) && pos->side != winner, "%s: ended without a mate", fen);
+    free(pos);
+    return plies;
+}
+
+/* The longest win of a few tables in the reference file, played out. */
+Test(syzygy, won_positions_are_won_within_the_fifty_move_rule, .timeout = 300)
+{
+    static const char *const Tables[] = {"KBNvK",  "KRPvKR", "KQvKR", "KRBvKR",
+                                         "KBBvKN", "KPvKP",  "KRvKB", "KQvKQ"};
+    Search *s = play_search();
+    for (size_t k = 0; k < sizeof Tables / sizeof *Tables; k++) {
+        int longest = -1;
+        for (int i = 0; i < RefCount; i++)
+            if (!strcmp(Ref[i].table, Tables[k]) && Ref[i].wdl == TB_WIN
+                && (longest < 0 || Ref[i].dtz > Ref[longest].dtz))
+                longest = i;
+        if (longest < 0)
+            continue;
+        search_new_game(s);
+        int plies = play_out_win(s, Ref[longest].fen, 5);
+        cr_log_info("%s (DTZ %d): mate in %d plies", Ref[longest].fen, Ref[longest].dtz, plies);
+    }
+    search_destroy(s);
+}
+
+/* The root keeps only the moves that keep the best result, but go
+ * searchmoves still decides what may be played. */
+Test(syzygy, root_ranking_keeps_the_result_and_searchmoves)
+{
+    Search *s = play_search();
+    Position pos;
+    char err[128];
+    /* K+R v K: every move but Rxa1-like blunders wins; the rook can be
+     * given away by Ra4, which searchmoves may still demand. */
+    cr_assert(pos_set_fen(&pos, "8/8/8/2k5/8/8/8/R3K3 w - - 0 1", false, err, sizeof err));
+    move_t m = engine_move(s, &pos, 6, NULL, 0);
+    cr_assert_neq(m, MOVE_NONE);
+    Position after = pos;
+    pos_make_move(&after, m);
+    int wdl;
+    cr_assert(tb_probe_wdl(&after, &wdl));
+    cr_expect_eq(wdl, TB_LOSS, "the move played lets the win go");
+    cr_expect_geq(Played.last.score, SCORE_TB_WIN_IN_MAX, "score %d", Played.last.score);
+    const move_t blunder = move_make(SQ_A1, SQ_A5); /* the king takes it */
+    m = engine_move(s, &pos, 6, &blunder, 1);
+    cr_expect_eq(m, blunder);
+    /* Drawn positions of the reference file where some move loses: the
+     * move played keeps the draw. */
+    int tested = 0;
+    for (int i = 0; i < RefCount && tested < 12; i++) {
+        if (Ref[i].wdl != TB_DRAW)
+            continue;
+        cr_assert(pos_set_fen(&pos, Ref[i].fen, false, err, sizeof err));
+        MoveList list;
+        gen_legal(&pos, &list);
+        bool can_lose = false;
+        for (int k = 0; k < list.count && !can_lose; k++) {
+            after = pos;
+            pos_make_move(&after, list.moves[k]);
+            can_lose = tb_probe_wdl(&after, &wdl) && wdl > TB_DRAW;
+        }
+        if (!can_lose)
+            continue;
+        m = engine_move(s, &pos, 6, NULL, 0);
+        after = pos;
+        pos_make_move(&after, m);
+        cr_assert(tb_probe_wdl(&after, &wdl));
+        cr_expect_eq(wdl, TB_DRAW, "%s: the draw was let go", Ref[i].fen);
+        tested++;
+    }
+    cr_expect_eq(tested, 12);
+    search_destroy(s);
+}
