@@ -8,7 +8,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
+#include "../engine/datagen.h"
 #include "../eval/syzygy/tbprobe.h"
 #include "../movegen/movegen.h"
 #include "../movegen/score.h"
@@ -490,4 +492,41 @@ Test(syzygy, root_ranking_keeps_the_result_and_searchmoves)
     }
     cr_expect_eq(tested, 12);
     search_destroy(s);
+}
+
+/* ---- datagen ---- */
+
+/* A game of datagen that reaches the tables ends at once with their result:
+ * openings already in them (drawn, as the openings are verified level) give
+ * games of no searched position; without tables the games are played. */
+Test(syzygy, datagen_adjudicates_by_the_tables)
+{
+    char book[] = "/tmp/rokade-tb-book-XXXXXX", out[] = "/tmp/rokade-tb-out-XXXXXX";
+    int fd = mkstemp(book);
+    cr_assert(fd >= 0);
+    close(fd);
+    fd = mkstemp(out);
+    cr_assert(fd >= 0);
+    close(fd);
+    unlink(out);
+    FILE *f = fopen(book, "w");
+    cr_assert_not_null(f);
+    fputs("8/8/8/2k5/8/8/r7/4K2R w - - 0 1\n8/8/4k3/8/8/8/1r3P2/4K2R w - - 0 1\n", f);
+    fclose(f);
+    char args[300], err[1400];
+    snprintf(args, sizeof args, "out %s book %s games 4 threads 1 nodes 600 seed 1", out, book);
+    DatagenOptions opt;
+    DatagenStats st;
+    cr_assert(datagen_parse(args, &opt, err, sizeof err), "%s", err);
+    cr_assert(datagen_run(&opt, NULL, &st, err, sizeof err), "%s", err);
+    cr_expect_eq(st.games, 4);
+    cr_expect_eq(st.draws, 4);
+    cr_expect_eq(st.positions, 0);
+    unlink(out);
+    tb_init(NULL);
+    cr_assert(datagen_run(&opt, NULL, &st, err, sizeof err), "%s", err);
+    cr_expect_eq(st.games, 4);
+    cr_expect_gt(st.positions, 0);
+    unlink(out);
+    unlink(book);
 }
