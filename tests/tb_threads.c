@@ -23,9 +23,17 @@ typedef struct {
 static Line Lines[MAX_LINES];
 static int Count;
 
+/* One thread's work: where it starts in the list, and its wrong probes. */
+typedef struct {
+    int start;
+    long wrong;
+} ProbeJob;
+
 static void *probe_all(void *arg)
 {
-    intptr_t wrong = 0, start = (intptr_t)arg;
+    ProbeJob *job = arg;
+    long wrong = 0;
+    const int start = job->start;
     for (int k = 0; k < Count; k++) {
         const Line *l = &Lines[(k + start * 97) % Count];
         Position pos;
@@ -35,7 +43,8 @@ static void *probe_all(void *arg)
             || !tb_probe_dtz(&pos, &dtz) || wdl != l->wdl || dtz != l->dtz)
             wrong++;
     }
-    return (void *)wrong;
+    job->wrong = wrong;
+    return NULL;
 }
 
 int main(void)
@@ -66,14 +75,16 @@ int main(void)
         return 1;
     }
     pthread_t th[THREADS];
-    for (intptr_t i = 0; i < THREADS; i++)
-        if (pthread_create(&th[i], NULL, probe_all, (void *)i) != 0)
+    ProbeJob jobs[THREADS];
+    for (int i = 0; i < THREADS; i++) {
+        jobs[i] = (ProbeJob){.start = i, .wrong = 0};
+        if (pthread_create(&th[i], NULL, probe_all, &jobs[i]) != 0)
             return 1;
+    }
     long wrong = 0;
     for (int i = 0; i < THREADS; i++) {
-        void *w;
-        pthread_join(th[i], &w);
-        wrong += (long)(intptr_t)w;
+        pthread_join(th[i], NULL);
+        wrong += jobs[i].wrong;
     }
     tb_free();
     printf("tb_threads: %d threads x %d positions, %ld wrong or failed probes\n", THREADS, Count,

@@ -258,7 +258,7 @@ Test(syzygy, corrupt_data_never_crashes)
         copy_table(dir, "KNvK.rtbw", -1, 0, 0, 0);
         tb_init(dir);
         for (int i = 0; i < RefCount; i++) {
-            if (strcmp(Ref[i].table, "KRvKN"))
+            if (strcmp(Ref[i].table, "KRvKN") != 0)
                 continue;
             Position pos;
             char err[128];
@@ -276,9 +276,17 @@ Test(syzygy, corrupt_data_never_crashes)
 
 enum { PROBE_THREADS = 4 };
 
+/* One thread's work: where it starts in the list, and its wrong probes. */
+typedef struct {
+    int start;
+    long wrong;
+} ProbeJob;
+
 static void *probe_all(void *arg)
 {
-    intptr_t wrong = 0, start = (intptr_t)arg;
+    ProbeJob *job = arg;
+    long wrong = 0;
+    const int start = job->start;
     for (int k = 0; k < RefCount; k++) {
         const RefLine *r = &Ref[(k + start * 97) % RefCount];
         Position pos;
@@ -288,7 +296,8 @@ static void *probe_all(void *arg)
             || !tb_probe_dtz(&pos, &dtz) || wdl != r->wdl || dtz != r->dtz)
             wrong++;
     }
-    return (void *)wrong;
+    job->wrong = wrong;
+    return NULL;
 }
 
 /* Threads probing every reference position at once, each from another place
@@ -297,12 +306,14 @@ Test(syzygy, probes_from_several_threads)
 {
     cr_assert_gt(tb_init(tb_dir()), 0);
     pthread_t th[PROBE_THREADS];
-    for (intptr_t i = 0; i < PROBE_THREADS; i++)
-        cr_assert_eq(pthread_create(&th[i], NULL, probe_all, (void *)i), 0);
+    ProbeJob jobs[PROBE_THREADS];
     for (int i = 0; i < PROBE_THREADS; i++) {
-        void *wrong;
-        pthread_join(th[i], &wrong);
-        cr_expect_eq((intptr_t)wrong, 0, "thread %d: %ld wrong probes", i, (long)(intptr_t)wrong);
+        jobs[i] = (ProbeJob){.start = i, .wrong = 0};
+        cr_assert_eq(pthread_create(&th[i], NULL, probe_all, &jobs[i]), 0);
+    }
+    for (int i = 0; i < PROBE_THREADS; i++) {
+        pthread_join(th[i], NULL);
+        cr_expect_eq(jobs[i].wrong, 0, "thread %d: %ld wrong probes", i, jobs[i].wrong);
     }
 }
 

@@ -69,6 +69,7 @@ typedef struct {
 
 typedef struct {
     atomic_int state;
+    void *mapping; /* the mapped file, as munmap takes it */
     const uint8_t *base;
     size_t size;
     int files, sides;
@@ -445,7 +446,7 @@ static void pairs_set_groups(Reader *r, const TbEntry *e, TbPairs *d, int order0
 
 static inline void tree_children(const uint8_t *tree, int sym, int *left, int *right)
 {
-    const uint8_t *t = tree + 3 * sym;
+    const uint8_t *t = tree + 3 * (size_t)sym;
     *left = t[0] | (t[1] & 15) << 8;
     *right = t[1] >> 4 | t[2] << 4;
 }
@@ -544,10 +545,11 @@ static void pairs_set_sizes(Reader *r, TbPairs *d)
     const uint8_t *low = r->base + d->lowest_sym;
     d->base[lengths - 1] = 0;
     for (int i = lengths - 2; i >= 0; i--) {
-        uint64_t up = d->base[i + 1] + u16_at(low + 2 * i);
-        if (up < u16_at(low + 2 * (i + 1)))
+        uint64_t up = d->base[i + 1] + u16_at(low + 2 * (size_t)i);
+        unsigned next = u16_at(low + 2 * (size_t)(i + 1));
+        if (up < next)
             return reader_fail(r, "bad Huffman code");
-        d->base[i] = (up - u16_at(low + 2 * (i + 1))) / 2;
+        d->base[i] = (up - next) / 2;
     }
     for (int i = 0; i < lengths; i++) {
         if (i + d->min_len < 64 && d->base[i] >> (i + d->min_len))
@@ -597,9 +599,10 @@ static void file_release(TbFile *f)
             free(f->pairs[s][i].sym_values);
         }
     if (f->base)
-        munmap((void *)(uintptr_t)f->base, f->size);
+        munmap(f->mapping, f->size);
     memset(f->pairs, 0, sizeof f->pairs);
     f->base = NULL;
+    f->mapping = NULL;
     f->size = 0;
 }
 
@@ -688,6 +691,7 @@ static void file_load(TbEntry *e, TbKind kind)
         if (m == MAP_FAILED)
             why = "cannot map the file";
         else {
+            f->mapping = m;
             f->base = m;
             why = file_parse(e, kind, f);
         }
@@ -751,12 +755,12 @@ static int pairs_value(const TbFile *f, const TbPairs *d, uint64_t idx)
     while (offset < 0) {
         if (block == 0)
             return -1;
-        offset += (int64_t)u16_at(lens + 2 * --block) + 1;
+        offset += (int64_t)u16_at(lens + 2 * (size_t)--block) + 1;
     }
     for (;;) {
         if (block >= d->blocks)
             return -1;
-        int64_t len = u16_at(lens + 2 * block);
+        int64_t len = u16_at(lens + 2 * (size_t)block);
         if (offset <= len)
             break;
         offset -= len + 1;
@@ -774,7 +778,8 @@ static int pairs_value(const TbFile *f, const TbPairs *d, uint64_t idx)
         while (buf < d->base[len])
             if (++len >= lengths)
                 return -1;
-        sym = (int)((buf - d->base[len]) >> (64 - len - d->min_len)) + (int)u16_at(low + 2 * len);
+        sym = (int)((buf - d->base[len]) >> (64 - len - d->min_len))
+              + (int)u16_at(low + 2 * (size_t)len);
         if (sym >= d->sym_count)
             return -1;
         if (offset < d->sym_values[sym])
@@ -794,7 +799,7 @@ static int pairs_value(const TbFile *f, const TbPairs *d, uint64_t idx)
     /* Down the pair tree to the value at offset. */
     const uint8_t *tree = f->base + d->tree;
     for (;;) {
-        const uint8_t *t = tree + 3 * sym;
+        const uint8_t *t = tree + 3 * (size_t)sym;
         int left = t[0] | (t[1] & 15) << 8;
         if (d->sym_values[sym] == 1)
             return left;
@@ -827,18 +832,21 @@ static inline void sort_squares(int *sq, int n, bool by_pawn_map)
  * the first in the a1-d1-d4 triangle, the first off the diagonal below it. */
 static uint64_t three_pieces_index(const int *sq)
 {
-    int adj1 = sq[1] > sq[0], adj2 = (sq[2] > sq[0]) + (sq[2] > sq[1]);
+    /* Where the index ranges of the four cases start: the first piece off
+     * the diagonal (6 squares, then 63 and 62), the first on it and the
+     * second off (4, 28, 62), the first two on it (4, 7, 28), all three. */
+    const uint64_t on1 = 6ULL * 63 * 62, on2 = on1 + 4ULL * 28 * 62, on3 = on2 + 4ULL * 7 * 28;
+    const uint64_t r0 = (uint64_t)rank_of(sq[0]);
+    const uint64_t adj1 = sq[1] > sq[0], adj2 = (uint64_t)(sq[2] > sq[0]) + (sq[2] > sq[1]);
+    const uint64_t s1 = (uint64_t)sq[1] - adj1, s2 = (uint64_t)sq[2] - adj2;
     if (diag_offset(sq[0]))
-        return ((uint64_t)TriMap[sq[0]] * 63 + (uint64_t)(sq[1] - adj1)) * 62
-               + (uint64_t)(sq[2] - adj2);
+        return ((uint64_t)TriMap[sq[0]] * 63 + s1) * 62 + s2;
     if (diag_offset(sq[1]))
-        return (6 * 63 + (uint64_t)rank_of(sq[0]) * 28 + (uint64_t)LowerMap[sq[1]]) * 62
-               + (uint64_t)(sq[2] - adj2);
+        return on1 + (r0 * 28 + (uint64_t)LowerMap[sq[1]]) * 62 + s2;
+    const uint64_t r1 = (uint64_t)rank_of(sq[1]) - adj1;
     if (diag_offset(sq[2]))
-        return 6 * 63 * 62 + 4 * 28 * 62 + (uint64_t)rank_of(sq[0]) * 7 * 28
-               + (uint64_t)(rank_of(sq[1]) - adj1) * 28 + (uint64_t)LowerMap[sq[2]];
-    return 6 * 63 * 62 + 4 * 28 * 62 + 4 * 7 * 28 + (uint64_t)rank_of(sq[0]) * 7 * 6
-           + (uint64_t)(rank_of(sq[1]) - adj1) * 6 + (uint64_t)(rank_of(sq[2]) - adj2);
+        return on2 + (r0 * 7 + r1) * 28 + (uint64_t)LowerMap[sq[2]];
+    return on3 + (r0 * 7 + r1) * 6 + (uint64_t)rank_of(sq[2]) - adj2;
 }
 
 TbFileStatus tbfile_probe(const Position *pos, TbKind kind, int wdl, int *value)
