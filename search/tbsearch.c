@@ -81,6 +81,7 @@ void tbsearch_rank_root(Search *s, RootMove *rms, int *count)
     int limit = o->tb_probe_limit < tb_max_pieces() ? o->tb_probe_limit : tb_max_pieces();
     s->tb_pieces = limit;
     s->tb_root = false;
+    s->tb_root_hits = 0;
     const int pieces = popcount(pos_occupied(&s->root));
     if (limit == 0 || *count == 0 || pieces > limit || pos_st(&s->root)->castling)
         return;
@@ -104,6 +105,7 @@ void tbsearch_rank_root(Search *s, RootMove *rms, int *count)
             return;
         rank[i] = rank_of_wdl(-wdl);
     }
+    s->tb_root_hits = (uint64_t)*count;
     int best = rank[0];
     for (int i = 1; i < *count; i++)
         best = rank[i] > best ? rank[i] : best;

@@ -9,7 +9,8 @@
 
 /* Before a search of s->root with its root moves rms[0..*count): when the
  * root is in the tables, keeps only the moves that keep its best result
- * (searchmoves are already applied) and sets s->tb_root_score; sets
+ * (searchmoves are already applied) and sets s->tb_root_score and
+ * s->tb_root_hits (the probes made); sets
  * s->tb_pieces, the most pieces probed inside the tree (0: none). */
 void tbsearch_rank_root(Search *s, RootMove *rms, int *count);
 

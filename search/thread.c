@@ -317,7 +317,7 @@ void search_start(Search *s, const Position *root, const SearchLimits *limits)
         else
             t->nnue.net = NULL;
         atomic_store(&t->nodes, 0);
-        atomic_store(&t->tbhits, i == 0 && s->tb_root ? (uint64_t)count : 0); /* root probes */
+        atomic_store(&t->tbhits, i == 0 ? s->tb_root_hits : 0);
         t->completed_depth = t->root_depth = t->seldepth = t->pv_idx = 0;
         t->root_count = count;
         t->may_stop = i != 0;

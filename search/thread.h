@@ -102,6 +102,7 @@ struct Search {
     /* Tablebases (tbsearch.c): the most pieces probed in the tree (0:
      * none); whether the root is in the tables, and its score then. */
     int tb_pieces;
+    uint64_t tb_root_hits; /* probes of the root moves */
     bool tb_root;
     int tb_root_score;
     Level lv; /* the play level of this search */
