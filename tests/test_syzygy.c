@@ -116,6 +116,83 @@ Test(syzygy, dtz_of_every_reference_position)
     cr_assert_eq(agree, RefCount);
 }
 
+/* Plays a won position out by the tables alone: the winner takes a move
+ * of least DTZ (a capture or pawn move that keeps the win, or a mate, counts
+ * as 1), the loser one of most; the win must hold, each winning move must
+ * bring the next zeroing move nearer (to within the tables' rounding), and
+ * it must end in mate before the fifty-move rule. Returns the plies. */
+static int play_out_by_dtz(const char *fen)
+{
+    Position *pos = malloc(sizeof *pos);
+    char err[128];
+    cr_assert(pos_set_fen(pos, fen, false, err, sizeof err));
+    const int winner = pos->side;
+    int plies = 0;
+    for (;; plies++) {
+        MoveList list;
+        gen_legal(pos, &list);
+        if (list.count == 0)
+            break;
+        int dtz;
+        cr_assert(tb_probe_dtz(pos, &dtz), "%s: no DTZ after %d plies", fen, plies);
+        const bool winning = pos->side == winner;
+        cr_assert(winning ? dtz > 0 && dtz < 100 : dtz < 0 && dtz > -100,
+                  "%s: DTZ %d after %d plies", fen, dtz, plies);
+        cr_assert_lt(pos_rule50(pos) + (winning ? dtz : -dtz), 101 + !winning,
+                     "%s: the fifty-move rule comes first (DTZ %d, counter %d)", fen, dtz,
+                     pos_rule50(pos));
+        move_t best = MOVE_NONE;
+        int best_d = 0;
+        for (int i = 0; i < list.count; i++) {
+            const move_t m = list.moves[i];
+            const bool zeroing = pos_is_capture(pos, m)
+                                 || piece_type(pos->board[move_from(m)]) == PAWN;
+            Position *after = malloc(sizeof *after);
+            memcpy(after, pos, sizeof *after);
+            pos_make_move(after, m);
+            int d, wdl;
+            cr_assert(tb_probe_wdl(after, &wdl) && tb_probe_dtz(after, &d));
+            const bool mates = pos_in_check(after) && !pos_has_legal_move(after);
+            free(after);
+            if (winning) {
+                if (wdl != TB_LOSS)
+                    continue;
+                d = zeroing || mates ? 1 : -d + 1; /* plies to the zeroing move or mate */
+                if (!best || d < best_d)
+                    best = m, best_d = d;
+            } else if (!best || d > best_d)
+                best = m, best_d = d;
+        }
+        cr_assert_neq(best, MOVE_NONE, "%s: no move keeps the win", fen);
+        if (winning) {
+            char now[128];
+            pos_get_fen(pos, now, sizeof now);
+            /* A table that counts in moves rounds: one ply either way. */
+            cr_assert_leq(best_d, dtz + 1,
+                          "%s: at %s the best move's DTZ %d is beyond the position's %d", fen, now,
+                          best_d, dtz);
+        }
+        pos_make_game_move(pos, best);
+        cr_assert_lt(plies, 1000);
+    }
+    cr_expect(pos_in_check(pos) && pos->side != winner, "%s: ended without a mate", fen);
+    free(pos);
+    return plies;
+}
+
+/* Every won (not cursed) reference position, played out by the tables. */
+Test(syzygy, won_positions_played_out_by_the_tables, .timeout = 300)
+{
+    int played = 0;
+    for (int i = 0; i < RefCount; i++)
+        if (Ref[i].wdl == TB_WIN) {
+            play_out_by_dtz(Ref[i].fen);
+            played++;
+        }
+    cr_log_info("%d won positions played out by the tables", played);
+    cr_expect_gt(played, 300);
+}
+
 /* ---- broken and missing tables ---- */
 
 static int Reports;
