@@ -529,6 +529,16 @@ Test(syzygy, won_positions_are_won_within_the_fifty_move_rule, .timeout = 300)
         search_new_game(s);
         int plies = play_out_win(s, Ref[longest].fen, 5);
         cr_log_info("%s (DTZ %d): mate in %d plies", Ref[longest].fen, Ref[longest].dtz, plies);
+        /* Again with the halfmove clock as high as still lets the win
+         * through: the engine has to make progress at once. */
+        char fen[160];
+        snprintf(fen, sizeof fen, "%s", Ref[longest].fen);
+        char *clock = strstr(fen, " 0 1");
+        cr_assert_not_null(clock);
+        snprintf(clock, sizeof fen - (size_t)(clock - fen), " %d 1", 98 - Ref[longest].dtz);
+        search_new_game(s);
+        plies = play_out_win(s, fen, 5);
+        cr_log_info("%s: mate in %d plies", fen, plies);
     }
     search_destroy(s);
 }
