@@ -15,6 +15,7 @@
 #include "../movegen/movegen.h"
 #include "../movegen/score.h"
 #include "../search/search.h"
+#include "harness.h"
 
 static const char *tb_dir(void)
 {
@@ -63,15 +64,19 @@ static bool ref_load(void)
 
 static void setup(void)
 {
-    movegen_init();
+    harness_setup(); /* the UCI test's engine; movegen_init */
     if (!ref_load())
         cr_skip_test("no Syzygy test tables at %s (set ROKADE_SYZYGY)", tb_dir());
     cr_assert_gt(tb_init(tb_dir()), 0, "no tables found at %s", tb_dir());
 }
 
-static void teardown(void) { tb_free(); }
+static void teardown(void)
+{
+    tb_free();
+    harness_teardown();
+}
 
-TestSuite(syzygy, .init = setup, .fini = teardown);
+TestSuite(syzygy, .init = setup, .fini = teardown, .timeout = 300);
 
 Test(syzygy, finds_tables)
 {
@@ -181,7 +186,7 @@ static int play_out_by_dtz(const char *fen)
 }
 
 /* Every won (not cursed) reference position, played out by the tables. */
-Test(syzygy, won_positions_played_out_by_the_tables, .timeout = 300)
+Test(syzygy, won_positions_played_out_by_the_tables)
 {
     int played = 0;
     for (int i = 0; i < RefCount; i++)
@@ -513,7 +518,7 @@ static int play_out_win(Search *s, const char *fen, int depth)
 }
 
 /* The longest win of a few tables in the reference file, played out. */
-Test(syzygy, won_positions_are_won_within_the_fifty_move_rule, .timeout = 300)
+Test(syzygy, won_positions_are_won_within_the_fifty_move_rule)
 {
     static const char *const Tables[] = {"KBNvK",  "KRPvKR", "KQvKR", "KRBvKR",
                                          "KBBvKN", "KPvKP",  "KRvKB", "KQvKQ"};
@@ -627,4 +632,47 @@ Test(syzygy, datagen_adjudicates_by_the_tables)
     cr_expect_gt(st.positions, 0);
     unlink(out);
     unlink(book);
+}
+
+/* ---- through UCI (the engine binary, tests/harness.h) ---- */
+
+/* SyzygyPath says what it found (or that it found nothing); d shows WDL and
+ * DTZ; every info line has tbhits, counting in an ending that trades into
+ * the tables; without a path no Tablebase line and no hits. */
+Test(syzygy, uci_options_d_and_tbhits)
+{
+    Engine *e = eng_start();
+    eng_send(e, "setoption name SyzygyPath value /nonexistent-rokade-tb");
+    CHECK(e, wait_for(e, "info string error: SyzygyPath: no Syzygy tables", 5000),
+          "no error for a path without tables");
+    eng_send(e, "setoption name SyzygyPath value /nonexistent-rokade-tb:%s", tb_dir());
+    const char *l = wait_for(e, "info string Syzygy tables found:", 5000);
+    CHECK(e, l && strstr(l, "41 WDL, 41 DTZ, up to 5 pieces"), "tables found: %s", l ? l : "-");
+    eng_send(e, "position fen 8/8/8/2k5/8/8/4P3/4K3 w - - 0 1");
+    eng_send(e, "d");
+    l = wait_for(e, "Tablebase:", 5000);
+    CHECK(e, l && !strcmp(l, "Tablebase: WDL 2 (win), DTZ 13"), "d: %s", l ? l : "-");
+    eng_send(e, "position fen 8/8/8/2k5/8/2n5/8/R3K2R w - - 0 1");
+    int mark;
+    search(e, "go depth 10", 20000, &mark);
+    long long hits = -1;
+    for (int i = mark; i < e->next; i++)
+        if (is_pv_info(e->lines[i])) {
+            CHECK(e, strstr(e->lines[i], " tbhits "), "no tbhits: %s", e->lines[i]);
+            hits = field_num(e->lines[i], "tbhits", -1);
+        }
+    CHECK(e, hits > 0, "tbhits %lld", hits);
+    eng_send(e, "setoption name SyzygyPath value <empty>");
+    search(e, "go depth 8", 20000, &mark);
+    for (int i = mark; i < e->next; i++)
+        if (is_pv_info(e->lines[i]))
+            CHECK(e, field_num(e->lines[i], "tbhits", -1) == 0, "hits without tables: %s",
+                  e->lines[i]);
+    eng_send(e, "position fen 8/8/8/2k5/8/8/4P3/4K3 w - - 0 1");
+    eng_send(e, "d");
+    eng_send(e, "isready");
+    while ((l = next_line(e, now_ms() + 5000)) && strcmp(l, "readyok") != 0)
+        CHECK(e, !starts(l, "Tablebase:"), "d without tables: %s", l);
+    CHECK(e, l, "no readyok");
+    eng_quit(e);
 }
