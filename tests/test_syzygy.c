@@ -14,6 +14,7 @@
 #include "../eval/syzygy/tbprobe.h"
 #include "../movegen/movegen.h"
 #include "../movegen/score.h"
+#include "../movegen/util.h"
 #include "../search/search.h"
 #include "harness.h"
 
@@ -119,6 +120,148 @@ Test(syzygy, dtz_of_every_reference_position)
     }
     cr_log_info("DTZ: %d of %d reference positions agree", agree, RefCount);
     cr_assert_eq(agree, RefCount);
+}
+
+/* ---- consistency with the children, on random positions ---- */
+
+/* A random legal position of table `name` (e.g. KRPvKR, first side white),
+ * some of them with the first pieces on the long diagonal (the rare cases of
+ * the index); false when none was found in a few tries. */
+static bool random_position(const char *name, uint64_t *rng, Position *pos)
+{
+    static const char Letters[] = "KQRBNP";
+    for (int attempt = 0; attempt < 100; attempt++) {
+        char board[64];
+        memset(board, 0, sizeof board);
+        int side = 0, placed = 0;
+        bool ok = true;
+        for (const char *c = name; *c && ok; c++) {
+            if (*c == 'v') {
+                side = 1;
+                continue;
+            }
+            char piece = side ? (char)(*c - 'A' + 'a') : *c;
+            bool diagonal = rng_next(rng) % 3 == 0 && placed < 3;
+            int sq = 0;
+            for (int t = 0; t < 200; t++) {
+                sq = diagonal ? (int)(rng_next(rng) % 8) * 9 : (int)(rng_next(rng) % 64);
+                if (!board[sq] && !(*c == 'P' && (sq < 8 || sq >= 56)))
+                    break;
+            }
+            ok = !board[sq] && strchr(Letters, *c) && !(*c == 'P' && (sq < 8 || sq >= 56));
+            board[sq] = piece;
+            placed++;
+        }
+        if (!ok)
+            continue;
+        char fen[100];
+        int n = 0;
+        for (int r = 7; r >= 0; r--) {
+            int empty = 0;
+            for (int f = 0; f < 8; f++) {
+                char p = board[r * 8 + f];
+                if (!p) {
+                    empty++;
+                    continue;
+                }
+                if (empty)
+                    fen[n++] = (char)('0' + empty);
+                empty = 0;
+                fen[n++] = p;
+            }
+            if (empty)
+                fen[n++] = (char)('0' + empty);
+            if (r)
+                fen[n++] = '/';
+        }
+        snprintf(fen + n, sizeof fen - (size_t)n, " %c - - 0 1", rng_next(rng) & 1 ? 'b' : 'w');
+        char err[128];
+        if (pos_set_fen(pos, fen, false, err, sizeof err))
+            return true;
+    }
+    return false;
+}
+
+/* Checks a position's WDL and DTZ against those of its children: a win has
+ * a move to a lost position, a loss (or a draw) no move to anything better,
+ * and the DTZ is the best child's plus one, to within the tables' rounding
+ * of one ply. Returns false (with a message) at the first disagreement. */
+static bool consistent(Position *pos, char *why, size_t len)
+{
+    char fen[128];
+    pos_get_fen(pos, fen, sizeof fen);
+    int wdl, dtz;
+    if (!tb_probe_wdl(pos, &wdl) || !tb_probe_dtz(pos, &dtz)) {
+        snprintf(why, len, "%s: no probe", fen);
+        return false;
+    }
+    MoveList list;
+    gen_legal(pos, &list);
+    if (list.count == 0) {
+        int want = pos_in_check(pos) ? TB_LOSS : TB_DRAW;
+        snprintf(why, len, "%s: no moves, WDL %d DTZ %d", fen, wdl, dtz);
+        return wdl == want && dtz == (want ? -1 : 0);
+    }
+    int best = -3, best_zeroing = -3, win_d = 1000, loss_d = 0;
+    for (int i = 0; i < list.count; i++) {
+        const move_t m = list.moves[i];
+        const bool zeroing = pos_is_capture(pos, m) || piece_type(pos->board[move_from(m)]) == PAWN;
+        pos_make_move(pos, m);
+        int cw, cd;
+        bool ok = tb_probe_wdl(pos, &cw) && tb_probe_dtz(pos, &cd);
+        bool mates = pos_in_check(pos) && !pos_has_legal_move(pos);
+        pos_unmake_move(pos, m);
+        if (!ok) {
+            snprintf(why, len, "%s: no probe after a move", fen);
+            return false;
+        }
+        best = -cw > best ? -cw : best;
+        if (zeroing)
+            best_zeroing = -cw > best_zeroing ? -cw : best_zeroing;
+        if (-cw == TB_WIN) {
+            int d = zeroing || mates ? 1 : -cd + 1;
+            win_d = d < win_d ? d : win_d;
+        }
+        if (-cw == TB_LOSS) {
+            int d = zeroing ? 1 : cd + 1;
+            loss_d = d > loss_d ? d : loss_d;
+        }
+    }
+    snprintf(why, len, "%s: WDL %d DTZ %d, best child %d (zeroing %d), DTZ by the children %d/%d",
+             fen, wdl, dtz, best, best_zeroing, win_d, -loss_d);
+    switch (wdl) {
+    case TB_WIN: return best == TB_WIN && win_d <= dtz + 1 && win_d >= dtz - 1;
+    case TB_CURSED_WIN: return best >= TB_CURSED_WIN && best_zeroing < TB_WIN;
+    case TB_DRAW: return best == TB_DRAW;
+    case TB_BLESSED_LOSS: return best <= TB_BLESSED_LOSS && best_zeroing < TB_DRAW;
+    default: return best == TB_LOSS && -loss_d <= dtz + 1 && -loss_d >= dtz - 1;
+    }
+}
+
+/* 150 random positions of every table of the reference file (a third with
+ * pieces on the long diagonal), each consistent with its children. */
+Test(syzygy, random_positions_agree_with_their_children)
+{
+    uint64_t rng = 20261125;
+    int checked = 0, bad = 0;
+    char last[16] = "";
+    for (int i = 0; i < RefCount; i++) {
+        if (!strcmp(Ref[i].table, last))
+            continue;
+        snprintf(last, sizeof last, "%s", Ref[i].table);
+        for (int k = 0; k < 150; k++) {
+            Position pos;
+            if (!random_position(Ref[i].table, &rng, &pos))
+                continue;
+            char why[400];
+            if (!consistent(&pos, why, sizeof why) && bad++ < 10)
+                cr_log_error("%s (%s)", why, Ref[i].table);
+            checked++;
+        }
+    }
+    cr_log_info("%d random positions checked against their children, %d disagree", checked, bad);
+    cr_expect_gt(checked, 5000);
+    cr_expect_eq(bad, 0);
 }
 
 /* Plays a won position out by the tables alone: the winner takes a move
