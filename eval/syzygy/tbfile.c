@@ -433,6 +433,28 @@ static void file_release(TbFile *f)
     f->size = 0;
 }
 
+/* Whether the blocks hold every value of the part, and every sparse index
+ * entry points into them. */
+static bool pairs_blocks_agree(const uint8_t *base, const TbPairs *d)
+{
+    if (d->flags & PF_SINGLE)
+        return true;
+    const uint8_t *lens = base + d->block_len;
+    uint64_t values = 0;
+    for (uint32_t b = 0; b < d->blocks; b++)
+        values += u16_at(lens + 2 * (size_t)b) + 1ULL;
+    if (values < d->factor[d->groups])
+        return false;
+    const uint8_t *se = base + d->sparse;
+    for (uint32_t k = 0; k < d->sparse_count; k++, se += 6) {
+        uint32_t block = se[0] | (uint32_t)se[1] << 8 | (uint32_t)se[2] << 16
+                         | (uint32_t)se[3] << 24;
+        if (block >= d->block_len_count || u16_at(se + 4) > u16_at(lens + 2 * (size_t)block))
+            return false;
+    }
+    return true;
+}
+
 /* Reads the layout of a mapped file; NULL or what is wrong. */
 static const char *file_parse(const TbEntry *e, TbKind kind, TbFile *f)
 {
@@ -495,6 +517,10 @@ static const char *file_parse(const TbEntry *e, TbKind kind, TbFile *f)
             d->data = r.pos;
             reader_skip(&r, d->blocks, d->block_bytes);
         }
+    for (int file = 0; file < f->files && !r.error; file++)
+        for (int s = 0; s < f->sides && !r.error; s++)
+            if (!pairs_blocks_agree(f->base, &f->pairs[s][file]))
+                r.error = "the block index does not match the table";
     return r.error;
 }
 
