@@ -31,6 +31,7 @@ TUNE_SRC := eval/tune/tune.c
 TRAIN_SRC := eval/train/train.c eval/train/cli.c
 TRAIN_MAIN_SRC := eval/train/main.c
 LIB_SRC := $(wildcard movegen/*.c) $(wildcard eval/*.c) $(wildcard eval/nnue/*.c) \
+           $(wildcard eval/syzygy/*.c) \
            $(wildcard search/*.c) $(wildcard perft/*.c) $(wildcard bench/*.c) \
            $(filter-out engine/main.c,$(wildcard engine/*.c))
 MAIN_SRC := engine/main.c
@@ -117,9 +118,18 @@ sanitize: criterion
 tsan:
 	$(MAKE) BUILD=build/tsan EXE=rokade-tsan OPT="-O1 -g" SAN="-fsanitize=thread" rokade-tsan
 
-# Threads 2 and 4 under ThreadSanitizer with go/stop/ponderhit/setoption spam.
+# Threads 2 and 4 under ThreadSanitizer with go/stop/ponderhit/setoption spam,
+# and Syzygy probes from 4 threads at once (tests/tb_threads.c).
 test-tsan: tsan
 	ROKADE=./rokade-tsan sh tests/tsan_scenario.sh
+	$(MAKE) BUILD=build/tsan OPT="-O1 -g" SAN="-fsanitize=thread" build/tsan/tb_threads
+	TSAN_OPTIONS="halt_on_error=1 exitcode=66" ./build/tsan/tb_threads
+
+# Syzygy probes from several threads (tests/tb_threads.c), for `make test-tsan`.
+$(BUILD)/tb_threads: tests/tb_threads.c $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+
+-include $(BUILD)/tb_threads.d
 
 # ---- fuzzing (libFuzzer, clang) ----
 # `make fuzz` builds build/fuzz/fuzz_{fen,position,uci}; `make fuzz-run` runs
@@ -166,7 +176,8 @@ lint:
 # table entry per line with a name comment; formatting it would be undone by
 # the next tuning run). `make test` runs format-check first.
 CLANG_FORMAT ?= clang-format
-FORMAT_SRC := $(filter-out eval/weights.c,$(wildcard movegen/*.[ch] eval/*.[ch] eval/nnue/*.[ch] eval/train/*.[ch] eval/tune/*.[ch] search/*.[ch] \
+FORMAT_SRC := $(filter-out eval/weights.c,$(wildcard movegen/*.[ch] eval/*.[ch] eval/nnue/*.[ch] \
+              eval/syzygy/*.[ch] eval/train/*.[ch] eval/tune/*.[ch] search/*.[ch] \
               perft/*.[ch] bench/*.[ch] engine/*.[ch] engine/web/*.[ch] tests/*.[ch] \
               tests/fuzz/*.[ch]))
 

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../eval/syzygy/tbprobe.h"
 #include "../movegen/movegen.h"
 #include "../movegen/packed.h"
 #include "../movegen/score.h"
@@ -293,6 +294,13 @@ static int play_game(const Run *r, Search *s, Game *g)
             return pos->side == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS;
         if (gs != GAME_ONGOING || g->plies >= DATAGEN_MAX_PLIES)
             return RESULT_DRAW; /* threefold and 50 moves are claimed */
+        /* Reached the tablebases (SyzygyPath): their result, the fifty-move
+         * rule counted (a cursed win is a draw). */
+        int wdl;
+        if (pos_rule50(pos) == 0 && tb_probe_wdl(pos, &wdl))
+            return wdl == TB_WIN    ? (pos->side == WHITE ? RESULT_WHITE_WINS : RESULT_BLACK_WINS)
+                   : wdl == TB_LOSS ? (pos->side == WHITE ? RESULT_BLACK_WINS : RESULT_WHITE_WINS)
+                                    : RESULT_DRAW;
 
         SearchResult res;
         search_position(s, pos, 0, r->opt->nodes, &res);

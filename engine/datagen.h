@@ -29,7 +29,10 @@
  * score (a mate score too) stays at or beyond +-DATAGEN_WIN_SCORE for
  * DATAGEN_WIN_PLIES plies in a row, a draw from game ply DATAGEN_DRAW_PLY on
  * when the score stays within +-DATAGEN_DRAW_SCORE for DATAGEN_DRAW_PLIES
- * plies, and a draw after DATAGEN_MAX_PLIES searched plies.
+ * plies, and a draw after DATAGEN_MAX_PLIES searched plies. With Syzygy
+ * tables (SyzygyPath), a game that reaches them (a capture or pawn move into
+ * a position they hold) ends at once with their result, a cursed win or
+ * blessed loss as a draw.
  *
  * Resuming: output is appended, one whole game per write, so a run that is
  * cut off loses only the games still being played; a run without `seed`

@@ -14,6 +14,7 @@
 #include <strings.h>
 #include <unistd.h>
 
+#include "../eval/syzygy/tbprobe.h"
 #include "../movegen/util.h"
 #include "../search/level.h"
 #include "../search/tunables.h"
@@ -167,6 +168,43 @@ static const char *default_eval_file(void)
     return nnue_embedded(&size) ? EVAL_BUILT_IN : EVAL_HAND_CRAFTED;
 }
 
+/* SyzygyPath: the tablebases' directories. The tables are the program's,
+ * not the search instance's: every search (bench and datagen too) probes
+ * them. */
+#define SYZYGY_NONE "<empty>"
+
+static void tb_report(const char *line) { uci_print("%s", line); }
+
+static const char *default_syzygy_path(void) { return SYZYGY_NONE; }
+
+static void set_syzygy_path(Engine *e, const char *value)
+{
+    search_wait(e->search);
+    tb_set_report(tb_report);
+    bool none = !*value || !strcmp(value, SYZYGY_NONE);
+    int found = tb_init(none ? NULL : value);
+    if (none)
+        return;
+    if (found == 0)
+        uci_print("info string error: SyzygyPath: no Syzygy tables (.rtbw) found in %s", value);
+    else
+        uci_print("info string Syzygy tables found: %d WDL, %d DTZ, up to %d pieces", found,
+                  tb_dtz_count(), tb_max_pieces());
+}
+
+static void set_syzygy_probe_depth(Engine *e, long long d)
+{
+    engine_search_options(e)->tb_probe_depth = (int)d;
+}
+static void set_syzygy_probe_limit(Engine *e, long long n)
+{
+    engine_search_options(e)->tb_probe_limit = (int)n;
+}
+static void set_syzygy_50_move_rule(Engine *e, long long on)
+{
+    engine_search_options(e)->tb_50_move_rule = on;
+}
+
 /* In the order `uci` lists them. */
 static const Option Options[] = {
     {"Hash", OPTION_SPIN, 16, 1, HASH_MAX_MB, set_hash, hash_mb,
@@ -205,6 +243,17 @@ static const Option Options[] = {
     {"EvalFile", OPTION_STRING, 0, 0, 0, NULL, NULL,
      "the evaluation: a net file (eval/README.md), " EVAL_BUILT_IN " or " EVAL_HAND_CRAFTED,
      default_eval_file, set_eval_file},
+    {"SyzygyPath", OPTION_STRING, 0, 0, 0, NULL, NULL,
+     "directories of Syzygy tablebases (.rtbw, .rtbz), separated by : (; on Windows); " SYZYGY_NONE
+     " for none",
+     default_syzygy_path, set_syzygy_path},
+    {"SyzygyProbeDepth", OPTION_SPIN, 1, 1, 100, set_syzygy_probe_depth, NULL,
+     "the least depth at which the search probes the tablebases", NULL, NULL},
+    {"Syzygy50MoveRule", OPTION_CHECK, 1, 0, 1, set_syzygy_50_move_rule, NULL,
+     "scores a win or loss that the fifty-move rule spoils (cursed, blessed) as a draw", NULL,
+     NULL},
+    {"SyzygyProbeLimit", OPTION_SPIN, 7, 0, 7, set_syzygy_probe_limit, NULL,
+     "the most pieces (kings included) of a position probed; 0 = no probes", NULL, NULL},
 };
 
 enum { OPTION_COUNT = (int)(sizeof Options / sizeof Options[0]) };

@@ -71,9 +71,10 @@ static void on_line(void *ctx, const Position *root, const SearchLine *ln)
         return;
     int n = snprintf(buf, 256,
                      "info depth %d seldepth %d multipv %d score %s%s%s nodes %llu%s hashfull %d "
-                     "time %lld pv",
+                     "tbhits %llu time %lld pv",
                      ln->depth, ln->seldepth, ln->multipv, sc, bound, wdl,
-                     (unsigned long long)ln->nodes, nps, ln->hashfull, (long long)ln->time_ms);
+                     (unsigned long long)ln->nodes, nps, ln->hashfull,
+                     (unsigned long long)ln->tbhits, (long long)ln->time_ms);
     /* The moves' text needs the position each is played in. */
     Position *p = r->scratch;
     memcpy(p, root, sizeof *p);

@@ -17,6 +17,7 @@
 
 #include "../bench/bench.h"
 #include "../eval/eval.h"
+#include "../eval/syzygy/tbprobe.h"
 #include "../movegen/movegen.h"
 #include "../movegen/notation.h"
 #include "../movegen/util.h"
@@ -182,6 +183,16 @@ static void cmd_display(Engine *e, Tokens *t)
     }
     uci_print("Checkers: %s", o ? line : "-");
     uci_print("State: %s", game_state_text(pos_game_state(&e->root)));
+    /* The tablebases' verdict, when they have the position (the probes
+     * leave it as it was). */
+    int wdl, dtz;
+    if (tb_probe_wdl(&e->root, &wdl)) {
+        static const char *const Wdl[5] = {"loss", "blessed loss", "draw", "cursed win", "win"};
+        if (tb_probe_dtz(&e->root, &dtz))
+            uci_print("Tablebase: WDL %d (%s), DTZ %d", wdl, Wdl[wdl + 2], dtz);
+        else
+            uci_print("Tablebase: WDL %d (%s), DTZ -", wdl, Wdl[wdl + 2]);
+    }
     MoveList list;
     gen_legal(&e->root, &list);
     char *buf = malloc((size_t)list.count * 12 + 32);

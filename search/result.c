@@ -48,12 +48,16 @@ static void report_line(SearchThread *t, const RootMove *rm, int multipv, int de
 {
     Search *const s = t->s;
     move_t pv[MAX_PLY + 1];
+    /* A root in the tablebases shows their result, unless a mate is seen. */
+    if (s->tb_root && !is_mate_score(score))
+        score = s->tb_root_score;
     SearchLine line = {.depth = depth,
                        .seldepth = rm->seldepth > depth ? rm->seldepth : depth,
                        .multipv = multipv,
                        .score = score,
                        .bound = bound,
                        .nodes = search_total_nodes(s),
+                       .tbhits = search_total_tbhits(s),
                        .time_ms = search_elapsed(s),
                        .hashfull = tt_table_hashfull(&s->tt),
                        .pv = pv};

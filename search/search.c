@@ -14,6 +14,7 @@
 #include "../movegen/util.h"
 #include "movepick.h"
 #include "see.h"
+#include "tbsearch.h"
 #include "thread.h"
 #include "tunables.h"
 
@@ -396,6 +397,24 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         return tte.score;
     }
 
+    /* 2b. Tablebases (tbsearch.c): a result that settles the node ends it;
+     * in a PV node a win is a floor and a loss a ceiling of the result. */
+    int tb_floor = -SCORE_INFINITE, tb_ceiling = SCORE_INFINITE;
+    if (!root && !excluded) {
+        int tb_bound, v = tbsearch_probe(t, ss->ply, depth, &tb_bound);
+        if (v != SCORE_NONE
+            && (tb_bound == BOUND_EXACT || (tb_bound == BOUND_LOWER ? v >= beta : v <= alpha))) {
+            tt_save(t, pos_key(pos), ss->ply, MOVE_NONE, v, SCORE_NONE,
+                    depth + 6 < MAX_PLY ? depth + 6 : MAX_PLY - 1, tb_bound, tt_pv);
+            return v;
+        }
+        if (v != SCORE_NONE && pv_node && tb_bound == BOUND_LOWER) {
+            tb_floor = v;
+            alpha = v > alpha ? v : alpha;
+        } else if (v != SCORE_NONE && pv_node)
+            tb_ceiling = v;
+    }
+
     /* 3. Static evaluation and the improving flag. */
     int eval;
     bool improving = false;
@@ -436,12 +455,12 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         /* 4. Razoring: far below alpha, see whether captures can save it. */
         if (USE(OFF_RAZOR) && depth <= RAZOR_DEPTH && eval + RAZOR_MARGIN * depth < alpha) {
             int v = qsearch(t, ss, alpha - 1, alpha);
-            if (v < alpha && !is_mate_score(v))
+            if (v < alpha && !is_decisive_score(v))
                 return v;
         }
         /* 5. Reverse futility pruning. */
         if (USE(OFF_RFP) && depth <= RFP_DEPTH && eval - RFP_MARGIN * (depth - improving) >= beta
-            && eval < SCORE_MATE_IN_MAX)
+            && eval < SCORE_TB_WIN_IN_MAX)
             return (eval + beta) / 2;
 
         /* 6. Null move, with a zugzwang guard and verification when deep. */
@@ -460,7 +479,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
             if (stopped(t))
                 return 0;
             if (v >= beta) {
-                if (v >= SCORE_MATE_IN_MAX)
+                if (v >= SCORE_TB_WIN_IN_MAX)
                     v = beta;
                 if (depth < NMP_VERIFY_DEPTH)
                     return v;
@@ -516,7 +535,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
                     continue;
                 /* Not against a mate-level alpha: a quiet check may mate sooner. */
                 if (USE(OFF_FUTILITY) && !in_check && depth <= FUTILITY_DEPTH
-                    && alpha < SCORE_MATE_IN_MAX
+                    && alpha < SCORE_TB_WIN_IN_MAX
                     && ss->static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha)
                     continue;
                 if (USE(OFF_SEE_PRUNE) && !see_ge(pos, m, SEE_QUIET_MARGIN * depth))
@@ -530,7 +549,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         int ext = 0;
         if (USE(OFF_SINGULAR) && prune && !root && depth >= SE_MIN_DEPTH && m == tt_move
             && !excluded && tte.depth >= depth - SE_TT_DEPTH_MARGIN && (tte.bound & BOUND_LOWER)
-            && tte.score != SCORE_NONE && !is_mate_score(tte.score)
+            && tte.score != SCORE_NONE && !is_decisive_score(tte.score)
             && ss->ply < EXT_PLY_MUL * t->root_depth) {
             int sbeta = tte.score - SE_BETA_SCALE * depth;
             ss->excluded = m;
@@ -643,6 +662,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
 
     if (move_count == 0)
         return excluded ? alpha : in_check ? mated_in(ss->ply) : SCORE_DRAW;
+    best = best < tb_floor ? tb_floor : best > tb_ceiling ? tb_ceiling : best;
 
     if (!excluded && !(root && t->pv_idx > 0))
         tt_save(t, pos_key(pos), ss->ply, best_move, best, ss->static_eval, depth,

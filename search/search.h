@@ -37,6 +37,13 @@ typedef struct {
     bool limit_strength;
     int elo;
     uint64_t seed;
+    /* Syzygy tablebases (eval/syzygy/tbprobe.h; the tables are global):
+     * probed in the search at depths of at least tb_probe_depth, in
+     * positions of at most tb_probe_limit pieces; with tb_50_move_rule a
+     * cursed win or blessed loss scores as a draw. */
+    int tb_probe_depth;
+    int tb_probe_limit;
+    bool tb_50_move_rule;
 } SearchOptions;
 
 /* One line of an iteration's result. */
@@ -46,6 +53,7 @@ typedef struct {
     int score;       /* side-to-move view; mate scores as in movegen/score.h */
     int bound;       /* BOUND_EXACT, or BOUND_LOWER / BOUND_UPPER after a fail high / low */
     uint64_t nodes;  /* all threads */
+    uint64_t tbhits; /* tablebase probes that gave a result, all threads */
     int64_t time_ms; /* since the search started */
     int hashfull;    /* per mille */
     int pv_len;

@@ -10,6 +10,7 @@
 #include "../movegen/movegen.h"
 #include "../movegen/score.h"
 #include "../movegen/util.h"
+#include "tbsearch.h"
 
 /* A thread's state starts on a cache line of its own. */
 enum { CACHE_LINE = 64 };
@@ -19,6 +20,14 @@ uint64_t search_total_nodes(const Search *s)
     uint64_t n = 0;
     for (int i = 0; i < s->thread_count; i++)
         n += atomic_load_explicit(&s->threads[i]->nodes, memory_order_relaxed);
+    return n;
+}
+
+uint64_t search_total_tbhits(const Search *s)
+{
+    uint64_t n = 0;
+    for (int i = 0; i < s->thread_count; i++)
+        n += atomic_load_explicit(&s->threads[i]->tbhits, memory_order_relaxed);
     return n;
 }
 
@@ -151,7 +160,12 @@ Search *search_create(size_t tt_mb, const SearchReporter *reporter)
     }
     if (reporter)
         s->rep = *reporter;
-    s->options = (SearchOptions){.multipv = 1, .skill_level = LEVEL_FULL, .elo = 1500};
+    s->options = (SearchOptions){.multipv = 1,
+                                 .skill_level = LEVEL_FULL,
+                                 .elo = 1500,
+                                 .tb_probe_depth = 1,
+                                 .tb_probe_limit = 7,
+                                 .tb_50_move_rule = true};
     s->game_seed = mix64((uint64_t)now_ms());
     s->last_strength = LEVEL_FULL;
     if (!tt_table_resize(&s->tt, tt_mb)) {
@@ -297,6 +311,7 @@ void search_start(Search *s, const Position *root, const SearchLimits *limits)
         rms[count].pv_len = 1;
         count++;
     }
+    tbsearch_rank_root(s, rms, &count);
     for (int i = 0; i < s->thread_count; i++) {
         SearchThread *t = s->threads[i];
         memcpy(&t->pos, root, sizeof t->pos);
@@ -305,6 +320,7 @@ void search_start(Search *s, const Position *root, const SearchLimits *limits)
         else
             t->nnue.net = NULL;
         atomic_store(&t->nodes, 0);
+        atomic_store(&t->tbhits, i == 0 ? s->tb_root_hits : 0);
         t->completed_depth = t->root_depth = t->seldepth = t->pv_idx = 0;
         t->root_count = count;
         t->may_stop = i != 0;

@@ -55,6 +55,7 @@ typedef struct SearchThread {
     pthread_t tid;
     Position pos;
     _Atomic uint64_t nodes;
+    _Atomic uint64_t tbhits; /* tablebase probes that gave a result */
     int seldepth, root_depth, completed_depth, pv_idx, root_count;
     bool may_stop;        /* false until the main thread has completed depth 1 */
     bool full_width;      /* no pruning, no reductions, no TT cutoffs (go mate proofs) */
@@ -101,6 +102,12 @@ struct Search {
         int score, pv_len;
         move_t pv[MAX_PLY + 1];
     } last_line;
+    /* Tablebases (tbsearch.c): the most pieces probed in the tree (0:
+     * none); whether the root is in the tables, and its score then. */
+    int tb_pieces;
+    uint64_t tb_root_hits; /* probes of the root moves */
+    bool tb_root;
+    int tb_root_score;
     Level lv; /* the play level of this search */
     uint64_t level_seed;
     uint64_t game_seed; /* drawn at creation and by a new game */
@@ -110,6 +117,8 @@ struct Search {
 
 /* Nodes of all threads of the current search. */
 uint64_t search_total_nodes(const Search *s);
+/* Tablebase hits of all threads of the current search. */
+uint64_t search_total_tbhits(const Search *s);
 /* Milliseconds since the search started. */
 int64_t search_elapsed(const Search *s);
 

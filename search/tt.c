@@ -124,14 +124,15 @@ void tt_table_prefetch(const TT *tt, uint64_t key)
 #endif
 }
 
+/* Mate and tablebase scores are stored relative to the node. */
 static inline int score_to_tt(int s, int ply)
 {
-    return s >= SCORE_MATE_IN_MAX ? s + ply : s <= SCORE_MATED_IN_MAX ? s - ply : s;
+    return s >= SCORE_TB_WIN_IN_MAX ? s + ply : s <= SCORE_TB_LOSS_IN_MAX ? s - ply : s;
 }
 
 static inline int score_from_tt(int s, int ply)
 {
-    return s >= SCORE_MATE_IN_MAX ? s - ply : s <= SCORE_MATED_IN_MAX ? s + ply : s;
+    return s >= SCORE_TB_WIN_IN_MAX ? s - ply : s <= SCORE_TB_LOSS_IN_MAX ? s + ply : s;
 }
 
 bool tt_table_probe(TT *tt, uint64_t key, int ply, TTData *out)

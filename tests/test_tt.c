@@ -183,14 +183,20 @@ Test(tt, mate_scores_are_stored_relative_to_the_node)
     cr_expect_eq(probe(tt, key, 7).score, mated_in(13));
     cr_expect_eq(probe(tt, key, 0).score, mated_in(6));
 
-    /* The bounds of the mate range are mates; scores inside it are not moved. */
+    /* The bounds of the mate range are mates, and tablebase wins and losses
+     * (just below it) are kept relative to the node too; scores inside the
+     * range of estimates are not moved. */
     static const struct {
         int score, ply, stored;
     } Cases[] = {
         {SCORE_MATE_IN_MAX, 4, SCORE_MATE_IN_MAX + 4},
         {SCORE_MATED_IN_MAX, 4, SCORE_MATED_IN_MAX - 4},
-        {SCORE_MATE_IN_MAX - 1, 4, SCORE_MATE_IN_MAX - 1},
-        {SCORE_MATED_IN_MAX + 1, 4, SCORE_MATED_IN_MAX + 1},
+        {SCORE_TB_WIN - 7, 4, SCORE_TB_WIN - 3},
+        {-SCORE_TB_WIN + 7, 4, -SCORE_TB_WIN + 3},
+        {SCORE_TB_WIN_IN_MAX, 4, SCORE_TB_WIN_IN_MAX + 4},
+        {SCORE_TB_LOSS_IN_MAX, 4, SCORE_TB_LOSS_IN_MAX - 4},
+        {SCORE_TB_WIN_IN_MAX - 1, 4, SCORE_TB_WIN_IN_MAX - 1},
+        {SCORE_TB_LOSS_IN_MAX + 1, 4, SCORE_TB_LOSS_IN_MAX + 1},
         {0, 9, 0},
         {-250, 9, -250},
         {SCORE_NONE, 9, SCORE_NONE},
