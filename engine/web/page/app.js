@@ -113,13 +113,7 @@ function newGame() {
     human = settings.color === 'random' ? (Math.random() < 0.5 ? 'w' : 'b') : settings.color
     if (opponent === 'friend') human = 'w'
     level = {mode: settings.levelMode, value: settings.levelMode === 'elo' ? settings.elo : settings.skill}
-    closeConfirm()
-    over = null
-    robotEval = null
-    evalShown = null
-    engine.stop()
-    engine.send('ucinewgame')
-    engine.setOption('UCI_Chess960', settings.chess960)
+    startEngineGame(settings.chess960)
     clock = TIME_CONTROLS[settings.time] ? new Clock(settings.time, renderClocks, flagFall) : null
     clockHistory = clock ? [{...clock.ms}] : []
     board.setOrientation(human === 'w' ? COLOR.white : COLOR.black)
@@ -273,6 +267,18 @@ function answerResume(yes) {
     }
 }
 
+/* What a new game and a resumed one both start with: no dialog, no result,
+ * no evaluation shown, and the engine told of a new game. */
+function startEngineGame(chess960) {
+    closeConfirm()
+    over = null
+    robotEval = null
+    evalShown = null
+    engine.stop()
+    engine.send('ucinewgame')
+    engine.setOption('UCI_Chess960', chess960)
+}
+
 function resumeGame(saved) {
     token++
     if (clock) clock.stop()
@@ -283,13 +289,7 @@ function resumeGame(saved) {
     human = saved.human === 'b' ? 'b' : 'w'
     level = saved.level && saved.level.mode === 'elo' ? {mode: 'elo', value: Number(saved.level.value)}
         : {mode: 'skill', value: Number(saved.level && saved.level.value) || 0}
-    closeConfirm()
-    over = null
-    robotEval = null
-    evalShown = null
-    engine.stop()
-    engine.send('ucinewgame')
-    engine.setOption('UCI_Chess960', game.chess960)
+    startEngineGame(game.chess960)
     clock = null
     clockHistory = []
     if (saved.clock) {
