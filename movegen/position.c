@@ -128,6 +128,17 @@ static void set_ep_legal(const Position *pos, StateInfo *st)
 /* ------------------------------------------------------------------------ */
 /* Keys                                                                     */
 
+uint64_t pos_compute_non_pawn_key(const Position *pos, int c)
+{
+    uint64_t k = 0;
+    bitboard_t b = pos->by_color[c] & ~pos->by_type[PAWN];
+    while (b) {
+        int sq = pop_lsb(&b);
+        k ^= ZobPiece[pos->board[sq]][sq];
+    }
+    return k;
+}
+
 uint64_t pos_compute_pawn_key(const Position *pos)
 {
     uint64_t k = 0;
@@ -407,6 +418,8 @@ static bool parse_fen_into(Position *pos, const char *fen, bool chess960, char *
     set_ep_legal(pos, st);
     st->key = pos_compute_key(pos);
     st->pawn_key = pos_compute_pawn_key(pos);
+    st->non_pawn_key[WHITE] = pos_compute_non_pawn_key(pos, WHITE);
+    st->non_pawn_key[BLACK] = pos_compute_non_pawn_key(pos, BLACK);
     st->move = MOVE_NONE;
     st->captured = NO_PIECE;
     st->plies_from_null = 0;
@@ -519,6 +532,7 @@ void pos_make_move_delta(Position *pos, move_t m, PieceDelta *d)
     int pc = pos->board[from];
     uint64_t key = prev->key ^ ZobSide;
     uint64_t pkey = prev->pawn_key;
+    uint64_t npkey[COLOR_NB] = {prev->non_pawn_key[WHITE], prev->non_pawn_key[BLACK]};
     d->n_off = d->n_on = 0;
 
     st->rule50 = prev->rule50 + 1;
@@ -538,6 +552,8 @@ void pos_make_move_delta(Position *pos, move_t m, PieceDelta *d)
         put_piece(pos, pc, kto);
         put_piece(pos, rook, rto);
         key ^= ZobPiece[pc][from] ^ ZobPiece[pc][kto] ^ ZobPiece[rook][to] ^ ZobPiece[rook][rto];
+        npkey[us] ^= ZobPiece[pc][from] ^ ZobPiece[pc][kto] ^ ZobPiece[rook][to]
+                     ^ ZobPiece[rook][rto];
         st->captured = NO_PIECE;
         take_off(d, pc, from);
         take_off(d, rook, to);
@@ -560,6 +576,8 @@ void pos_make_move_delta(Position *pos, move_t m, PieceDelta *d)
             take_off(d, captured, capsq);
             if (piece_type(captured) == PAWN)
                 pkey ^= ZobPiece[captured][capsq];
+            else
+                npkey[them] ^= ZobPiece[captured][capsq];
             st->rule50 = 0;
         }
         move_piece(pos, from, to);
@@ -572,12 +590,14 @@ void pos_make_move_delta(Position *pos, move_t m, PieceDelta *d)
                 remove_piece(pos, to);
                 put_piece(pos, promo, to);
                 key ^= ZobPiece[pc][to] ^ ZobPiece[promo][to];
+                npkey[us] ^= ZobPiece[promo][to];
             } else {
                 pkey ^= ZobPiece[pc][to];
                 if ((to ^ from) == 16)
                     st->ep = (uint8_t)((from + to) / 2);
             }
-        }
+        } else
+            npkey[us] ^= ZobPiece[pc][from] ^ ZobPiece[pc][to];
     }
 
     st->castling = prev->castling & pos->castle_mask[from] & pos->castle_mask[to];
@@ -594,6 +614,8 @@ void pos_make_move_delta(Position *pos, move_t m, PieceDelta *d)
     }
     st->key = key;
     st->pawn_key = pkey;
+    st->non_pawn_key[WHITE] = npkey[WHITE];
+    st->non_pawn_key[BLACK] = npkey[BLACK];
     assert(pos_is_consistent(pos));
 }
 
@@ -740,7 +762,9 @@ bool pos_is_consistent(const Position *pos)
     set_ep_legal(pos, &fresh);
     return fresh.checkers == st->checkers && fresh.pinned == st->pinned
            && popcount(st->checkers) <= 2 && fresh.ep_legal == st->ep_legal
-           && st->key == pos_compute_key(pos) && st->pawn_key == pos_compute_pawn_key(pos);
+           && st->key == pos_compute_key(pos) && st->pawn_key == pos_compute_pawn_key(pos)
+           && st->non_pawn_key[WHITE] == pos_compute_non_pawn_key(pos, WHITE)
+           && st->non_pawn_key[BLACK] == pos_compute_non_pawn_key(pos, BLACK);
 }
 
 /* ------------------------------------------------------------------------ */

@@ -17,11 +17,12 @@
 enum { MAX_HISTORY = 1024, HISTORY_KEEP = 320 };
 
 typedef struct {
-    uint64_t key;        /* Zobrist key; the e.p. file only when e.p. is legal */
-    uint64_t pawn_key;   /* pawns only */
-    bitboard_t checkers; /* pieces giving check to the side to move */
-    bitboard_t pinned;   /* side to move's pieces pinned to its king */
-    int rule50;          /* halfmove clock */
+    uint64_t key;                    /* Zobrist key; the e.p. file only when e.p. is legal */
+    uint64_t pawn_key;               /* pawns only */
+    uint64_t non_pawn_key[COLOR_NB]; /* each side's pieces but pawns (kings too) */
+    bitboard_t checkers;             /* pieces giving check to the side to move */
+    bitboard_t pinned;               /* side to move's pieces pinned to its king */
+    int rule50;                      /* halfmove clock */
     int plies_from_null;
     move_t move;      /* the move that led here (MOVE_NONE at the root) */
     uint8_t castling; /* WHITE_OO | ... */
@@ -99,6 +100,7 @@ void pos_make_game_move(Position *pos, move_t m);
 /* Keys computed from scratch (tests compare them with the incremental ones). */
 uint64_t pos_compute_key(const Position *pos);
 uint64_t pos_compute_pawn_key(const Position *pos);
+uint64_t pos_compute_non_pawn_key(const Position *pos, int c);
 /* Whether everything the position keeps agrees: bitboards with each other
  * and with the mailbox, one king each, no pawn on a first or last rank, the
  * other king safe, castling rooks in place, a possible e.p. square, and

@@ -151,6 +151,8 @@ Test(fen, parsing_details_and_default_counters)
     cr_assert_eq(popcount(pos_pieces(pos, BLACK, PAWN)), 8);
     cr_assert_eq(pos_key(pos), pos_compute_key(pos));
     cr_assert_eq(pos_st(pos)->pawn_key, pos_compute_pawn_key(pos));
+    cr_assert_neq(pos_st(pos)->non_pawn_key[WHITE], pos_st(pos)->non_pawn_key[BLACK]);
+    cr_assert_eq(pos_st(pos)->non_pawn_key[WHITE], pos_compute_non_pawn_key(pos, WHITE));
     free(pos);
 }
 

@@ -343,6 +343,9 @@ static void check_promotions(const char *fen, const char *const *targets, int nt
             cr_assert_eq(pos_st(pos)->rule50, 0);
             cr_assert_eq(pos_key(pos), pos_compute_key(pos), "%s", uci);
             cr_assert_eq(pos_st(pos)->pawn_key, pos_compute_pawn_key(pos), "%s", uci);
+            for (int c = WHITE; c <= BLACK; c++)
+                cr_assert_eq(pos_st(pos)->non_pawn_key[c], pos_compute_non_pawn_key(pos, c), "%s",
+                             uci);
             pos_unmake_move(pos, m);
             fen_of(pos, after);
             cr_assert_str_eq(after, before, "%s", uci);
@@ -447,6 +450,10 @@ static void check_consistency(const Position *pos, const char *where)
     cr_assert_eq(st->key, pos_compute_key(pos), "%s: incremental key differs", where);
     cr_assert_eq(st->pawn_key, pos_compute_pawn_key(pos), "%s: incremental pawn key differs",
                  where);
+    for (int c = WHITE; c <= BLACK; c++)
+        cr_assert_eq(st->non_pawn_key[c], pos_compute_non_pawn_key(pos, c),
+                     "%s: incremental non-pawn key of %s differs", where,
+                     c == WHITE ? "White" : "Black");
     cr_assert_eq(st->checkers, ref_checkers(pos), "%s: checkers", where);
     cr_assert_eq(st->pinned, ref_pinned(pos), "%s: pinned", where);
     /* The side that just moved is not in check. */
