@@ -507,23 +507,27 @@ void pos_get_fen(const Position *pos, char *buf, size_t len)
 /* ------------------------------------------------------------------------ */
 /* Make / unmake                                                            */
 
-static inline void take_off(PieceDelta *d, int piece, int sq)
+/* The make-move of both entry points, inlined into each so that the one
+ * without a delta (perft, the game) pays nothing for it: d is NULL there. */
+#if defined(__GNUC__)
+#define MAKE_INLINE static inline __attribute__((always_inline))
+#else
+#define MAKE_INLINE static inline
+#endif
+
+MAKE_INLINE void take_off(PieceDelta *d, int piece, int sq)
 {
-    d->off[d->n_off++] = (PieceSq){(uint8_t)piece, (uint8_t)sq};
+    if (d)
+        d->off[d->n_off++] = (PieceSq){(uint8_t)piece, (uint8_t)sq};
 }
 
-static inline void put_on(PieceDelta *d, int piece, int sq)
+MAKE_INLINE void put_on(PieceDelta *d, int piece, int sq)
 {
-    d->on[d->n_on++] = (PieceSq){(uint8_t)piece, (uint8_t)sq};
+    if (d)
+        d->on[d->n_on++] = (PieceSq){(uint8_t)piece, (uint8_t)sq};
 }
 
-void pos_make_move(Position *pos, move_t m)
-{
-    PieceDelta unused;
-    pos_make_move_delta(pos, m, &unused);
-}
-
-void pos_make_move_delta(Position *pos, move_t m, PieceDelta *d)
+MAKE_INLINE void make_move(Position *pos, move_t m, PieceDelta *d)
 {
     const StateInfo *prev = &pos->hist[pos->hply];
     StateInfo *st = &pos->hist[++pos->hply];
@@ -533,7 +537,8 @@ void pos_make_move_delta(Position *pos, move_t m, PieceDelta *d)
     uint64_t key = prev->key ^ ZobSide;
     uint64_t pkey = prev->pawn_key;
     uint64_t npkey[COLOR_NB] = {prev->non_pawn_key[WHITE], prev->non_pawn_key[BLACK]};
-    d->n_off = d->n_on = 0;
+    if (d)
+        d->n_off = d->n_on = 0;
 
     st->rule50 = prev->rule50 + 1;
     st->plies_from_null = prev->plies_from_null + 1;
@@ -618,6 +623,10 @@ void pos_make_move_delta(Position *pos, move_t m, PieceDelta *d)
     st->non_pawn_key[BLACK] = npkey[BLACK];
     assert(pos_is_consistent(pos));
 }
+
+void pos_make_move(Position *pos, move_t m) { make_move(pos, m, NULL); }
+
+void pos_make_move_delta(Position *pos, move_t m, PieceDelta *delta) { make_move(pos, m, delta); }
 
 void pos_unmake_move(Position *pos, move_t m)
 {
