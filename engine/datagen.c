@@ -16,10 +16,10 @@
 #include <unistd.h>
 
 #include "../movegen/movegen.h"
-#include "../movegen/packed.h"
+#include "../movegen/records/packed.h"
+#include "../movegen/records/viriformat.h"
 #include "../movegen/score.h"
 #include "../movegen/util.h"
-#include "../movegen/viriformat.h"
 #include "../search/search.h"
 #include "openings.h"
 #include "pgn.h"

@@ -3,14 +3,14 @@
  * append them to a file.
  *
  * Formats (`format`):
- *   game    (default) the game format of movegen/viriformat.h, the public
+ *   game    (default) the game format of movegen/records/viriformat.h, the public
  *           viriformat of Viridithas and bullet: each game once as its start
  *           position and result, then per ply the move played and the search
  *           score (White's view), about 4 bytes a position. Every searched
  *           position is stored; filters apply when the file is read
  *           (VfFilter: first plies, in check, capture or promotion played,
  *           mate scores).
- *   packed  the 32-byte records of movegen/packed.h (marlinformat) that the
+ *   packed  the 32-byte records of movegen/records/packed.h (marlinformat) that the
  *           HCE tuner reads (eval/tune.c): only quiet positions (not in
  *           check, no capture or promotion played, no mate score, |score| <
  *           DATAGEN_SCORE_BOUND), each with its score and the game result.

@@ -11,8 +11,8 @@
 
 #include "../movegen/movegen.h"
 #include "../movegen/notation.h"
+#include "../movegen/records/viriformat.h"
 #include "../movegen/score.h"
-#include "../movegen/viriformat.h"
 
 /* ------------------------------------------------------------------------ */
 /* Lexer                                                                    */

@@ -1,4 +1,4 @@
-/* PGN games with search scores to the game format (movegen/viriformat.h):
+/* PGN games with search scores to the game format (movegen/records/viriformat.h):
  * the converter for the PGNs that an OpenBench datagen run returns (played
  * by fastchess or cutechess, whose move comments start with the mover's
  * score and depth: `{+0.31/12 0.101s, n=5012, sd=15}`, `{-M7/30 ...}`, or

@@ -1,5 +1,5 @@
 /* datagen tests: the packed records are whole, valid, quiet positions; the
- * game format (movegen/viriformat.h) round-trips (Chess960 castling, e.p.,
+ * game format (movegen/records/viriformat.h) round-trips (Chess960 castling, e.p.,
  * promotions), filters and refuses bad files; datagen is reproducible with
  * one thread and a seed, plays the same games on more threads, verifies its
  * openings, ends its games by rules its scores explain, appends with a new
@@ -18,9 +18,9 @@
 #include "../eval/nnue/nnue.h"
 #include "../movegen/movegen.h"
 #include "../movegen/notation.h"
-#include "../movegen/packed.h"
+#include "../movegen/records/packed.h"
+#include "../movegen/records/viriformat.h"
 #include "../movegen/util.h"
-#include "../movegen/viriformat.h"
 #include "../search/search.h"
 
 static void setup(void) { movegen_init(); }
@@ -408,7 +408,7 @@ Test(datagen, command_line_errors_exit_with_status_2)
 }
 
 /* ------------------------------------------------------------------------ */
-/* The game format (movegen/viriformat.h)                                   */
+/* The game format (movegen/records/viriformat.h)                                   */
 
 /* The same position: pieces, side, castling rights and rooks, e.p., the
  * halfmove clock and the game ply (the key covers what it can). */

@@ -18,7 +18,7 @@
 
 #include "../eval/nnue/format.h"
 #include "../eval/train/train.h"
-#include "../movegen/viriformat.h"
+#include "../movegen/records/viriformat.h"
 
 static const char *const Sample = "tests/data/train_sample.vf";
 

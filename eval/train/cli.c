@@ -15,7 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../../movegen/viriformat.h"
+#include "../../movegen/records/viriformat.h"
 #include "../eval.h"
 
 static double clock_seconds(clockid_t id)

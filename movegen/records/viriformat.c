@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "movegen.h"
+#include "../movegen.h"
 
 enum { VF_EP = 1, VF_CASTLING = 2, VF_PROMOTION = 3 };
 enum { FLAG_BYTE = 31, FLAG_CHESS960 = 1 };

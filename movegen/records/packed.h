@@ -16,7 +16,7 @@
 #ifndef ROKADE_PACKED_H
 #define ROKADE_PACKED_H
 
-#include "position.h"
+#include "../position.h"
 
 enum { PACKED_SIZE = 32, PACKED_SCORE_MAX = 32000 };
 enum { RESULT_BLACK_WINS, RESULT_DRAW, RESULT_WHITE_WINS };
