@@ -19,8 +19,9 @@
  * exactly N), or for `frc` percent of the games (default 10) a random
  * Chess960 start position plus the same plies; with a `book` a book line
  * (taken in turn from a seeded offset) plus `random` plies (default 0). An
- * opening is kept when a search of DATAGEN_VERIFY_NODES nodes scores it
- * within +-DATAGEN_OPENING_SCORE cp, and drawn again otherwise (64 tries).
+ * opening is kept when a search of OPENING_VERIFY_NODES nodes scores it
+ * within +-OPENING_MAX_SCORE cp, and drawn again otherwise (OPENING_TRIES
+ * tries; engine/openings.h).
  * The openings depend only on the seed, the game's number, the book and the
  * opening options, never on the threads or nodes.
  *
@@ -67,8 +68,6 @@ enum {
                                  * entries, and 1 MB stays in the cache (+12% positions/s over
                                  * 16 MB) */
     DATAGEN_SCORE_BOUND = 3000, /* format packed: |score| at or above is not written */
-    DATAGEN_VERIFY_NODES = 5000,
-    DATAGEN_OPENING_SCORE = 400,
     DATAGEN_WIN_SCORE = 1500,
     DATAGEN_WIN_PLIES = 5,
     DATAGEN_DRAW_PLY = 80,

@@ -15,6 +15,7 @@
 #include <unistd.h>
 
 #include "../engine/datagen.h"
+#include "../engine/openings.h"
 #include "../eval/nnue/nnue.h"
 #include "../movegen/movegen.h"
 #include "../movegen/notation.h"
@@ -199,8 +200,8 @@ Test(datagen, games_are_whole_openings_verified_and_endings_explained)
                   "game %lld: opening of %d plies", games, g.start->game_ply);
         search_new_game(s);
         SearchResult res;
-        search_position(s, g.start, 0, DATAGEN_VERIFY_NODES, &res);
-        cr_expect(res.score >= -DATAGEN_OPENING_SCORE && res.score <= DATAGEN_OPENING_SCORE,
+        search_position(s, g.start, 0, OPENING_VERIFY_NODES, &res);
+        cr_expect(res.score >= -OPENING_MAX_SCORE && res.score <= OPENING_MAX_SCORE,
                   "game %lld: opening scored %d", games, res.score);
         memcpy(pos, g.start, sizeof *pos);
         for (int i = 0; i < g.plies; i++)
@@ -767,9 +768,9 @@ Test(datagen, genfens_prints_n_legal_fens_of_the_seed)
         free(std);
         search_new_game(s);
         SearchResult res;
-        search_position(s, pos, 0, DATAGEN_VERIFY_NODES, &res);
-        cr_expect(res.score >= -DATAGEN_OPENING_SCORE && res.score <= DATAGEN_OPENING_SCORE,
-                  "%s scored %d", fen, res.score);
+        search_position(s, pos, 0, OPENING_VERIFY_NODES, &res);
+        cr_expect(res.score >= -OPENING_MAX_SCORE && res.score <= OPENING_MAX_SCORE, "%s scored %d",
+                  fen, res.score);
     }
     cr_expect(chess960 > 0 && chess960 < 24, "Chess960 openings: %d of 24", chess960);
     cr_expect(common < 3, "another seed, other FENs (%d in common)", common);
