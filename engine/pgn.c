@@ -13,6 +13,7 @@
 #include "../movegen/notation.h"
 #include "../movegen/records/viriformat.h"
 #include "../movegen/score.h"
+#include "../movegen/util.h"
 
 /* ------------------------------------------------------------------------ */
 /* Lexer                                                                    */
@@ -303,7 +304,8 @@ typedef struct {
     int16_t *scores; /* White's view */
     int *lines;      /* of each move */
     uint8_t *state;  /* per move: 0 no comment yet, 1 scored, 2 book, 3 other */
-    int plies, cap;
+    int plies;
+    size_t cap; /* of moves, scores, lines and state */
     long long number;
     int start_line;
     bool in_game, moving, bad;
@@ -331,25 +333,14 @@ static void game_bad(Game *g, int line, const char *fmt, const char *arg)
     snprintf(g->why + n, sizeof g->why - (size_t)n, fmt, arg);
 }
 
+/* Room for one more ply. */
 static bool game_grow(Game *g)
 {
-    int cap = g->cap ? 2 * g->cap : 256;
-    move_t *m = realloc(g->moves, (size_t)cap * sizeof *m);
-    if (m)
-        g->moves = m;
-    int16_t *s = realloc(g->scores, (size_t)cap * sizeof *s);
-    if (s)
-        g->scores = s;
-    int *l = realloc(g->lines, (size_t)cap * sizeof *l);
-    if (l)
-        g->lines = l;
-    uint8_t *st = realloc(g->state, (size_t)cap);
-    if (st)
-        g->state = st;
-    if (!m || !s || !l || !st)
-        return false;
-    g->cap = cap;
-    return true;
+    const GrowArray arrays[] = {{&g->moves, sizeof *g->moves},
+                                {&g->scores, sizeof *g->scores},
+                                {&g->lines, sizeof *g->lines},
+                                {&g->state, sizeof *g->state}};
+    return arrays_reserve(&g->cap, (size_t)g->plies + 1, arrays, 4);
 }
 
 static bool variant_is_960(const char *v, bool *known)
@@ -409,7 +400,7 @@ static void game_move(Game *g, const char *text, int line)
         game_bad(g, line, "%s", "more moves than the format takes");
         return;
     }
-    if (g->plies == g->cap && !game_grow(g)) {
+    if (!game_grow(g)) {
         game_bad(g, line, "%s", "out of memory");
         return;
     }
@@ -501,17 +492,13 @@ static void game_end(Game *g, Sink *k, const char *result, int line)
         pos_make_game_move(g->start, g->moves[i]);
     int plies = g->plies - lead;
     size_t size = vf_game_size(plies);
-    if (size > g->bytes_cap) {
-        uint8_t *grown = realloc(g->bytes, size);
-        if (!grown) {
-            game_bad(g, line, "%s", "out of memory");
-            k->stats->skipped++;
-            report(k, g);
-            game_reset(g);
-            return;
-        }
-        g->bytes = grown;
-        g->bytes_cap = size;
+    const GrowArray bytes[] = {{&g->bytes, 1}};
+    if (!arrays_reserve(&g->bytes_cap, size, bytes, 1)) {
+        game_bad(g, line, "%s", "out of memory");
+        k->stats->skipped++;
+        report(k, g);
+        game_reset(g);
+        return;
     }
     if (!vf_encode_game(g->start, res, g->moves + lead, g->scores + lead, plies, g->bytes)) {
         game_bad(g, line, "%s", "the start position has more than 32 pieces");

@@ -3,7 +3,9 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 #include <time.h>
 
 int64_t now_ms(void)
@@ -62,5 +64,23 @@ bool parse_int(const char *s, long long min, long long max, long long *out)
     if (!parse_int_saturating(s, &v) || errno == ERANGE || v < min || v > max)
         return false;
     *out = v;
+    return true;
+}
+
+bool arrays_reserve(size_t *cap, size_t need, const GrowArray *arrays, int n)
+{
+    if (need <= *cap)
+        return true;
+    size_t grown = *cap ? *cap : 256;
+    while (grown < need)
+        grown *= 2;
+    for (int i = 0; i < n; i++) {
+        void *p;
+        memcpy(&p, arrays[i].array, sizeof p);
+        if (grown > SIZE_MAX / arrays[i].size || !(p = realloc(p, grown * arrays[i].size)))
+            return false;
+        memcpy(arrays[i].array, &p, sizeof p);
+    }
+    *cap = grown;
     return true;
 }

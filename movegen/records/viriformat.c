@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "../movegen.h"
+#include "../util.h"
 
 enum { VF_EP = 1, VF_CASTLING = 2, VF_PROMOTION = 3 };
 enum { FLAG_BYTE = 31, FLAG_CHESS960 = 1 };
@@ -99,7 +100,8 @@ struct VfReader {
     long long games;  /* records read as games, bad ones too */
     move_t *moves;
     int16_t *scores;
-    int cap, plies, result, next;
+    size_t cap; /* of moves and scores */
+    int plies, result, next;
     bool have_game;
     Position start, pos;
 };
@@ -176,19 +178,11 @@ static int skip_extension(VfReader *r, long long at, char *err, size_t errlen)
     return VF_GAME;
 }
 
+/* Room for one more ply. */
 static bool grow(VfReader *r)
 {
-    int cap = r->cap ? 2 * r->cap : 256;
-    move_t *m = realloc(r->moves, (size_t)cap * sizeof *m);
-    if (m)
-        r->moves = m;
-    int16_t *s = realloc(r->scores, (size_t)cap * sizeof *s);
-    if (s)
-        r->scores = s;
-    if (!m || !s)
-        return false;
-    r->cap = cap;
-    return true;
+    const GrowArray arrays[] = {{&r->moves, sizeof *r->moves}, {&r->scores, sizeof *r->scores}};
+    return arrays_reserve(&r->cap, (size_t)r->plies + 1, arrays, 2);
 }
 
 /* Unpacks the header; a Chess960 start written without Rokade's flag (any
@@ -246,7 +240,7 @@ int vf_next_game(VfReader *r, char *err, size_t errlen)
                 too_long = true;
                 continue;
             }
-            if (r->plies == r->cap && !grow(r)) {
+            if (!grow(r)) {
                 snprintf(err, errlen, "%s: out of memory", r->path);
                 return VF_FAILED;
             }
