@@ -311,8 +311,7 @@ typedef struct {
     bool in_game, moving, bad;
     char why[400];
     char fen[TEXT_MAX], variant[64];
-    uint8_t *bytes;
-    size_t bytes_cap;
+    RecordWriter out;
 } Game;
 
 enum { MOVE_UNSCORED, MOVE_SCORED, MOVE_BOOK };
@@ -490,25 +489,18 @@ static void game_end(Game *g, Sink *k, const char *result, int line)
                                                  : RESULT_DRAW;
     for (int i = 0; i < lead; i++)
         pos_make_game_move(g->start, g->moves[i]);
-    int plies = g->plies - lead;
-    size_t size = vf_game_size(plies);
-    const GrowArray bytes[] = {{&g->bytes, 1}};
-    if (!arrays_reserve(&g->bytes_cap, size, bytes, 1)) {
-        game_bad(g, line, "%s", "out of memory");
+    record_start(&g->out, g->start);
+    for (int i = lead; i < g->plies; i++)
+        record_push(&g->out, g->moves[i], g->scores[i]);
+    if (!record_finish(&g->out, res)) {
+        game_bad(g, line, "%s", "the start position has more than 32 pieces, or out of memory");
         k->stats->skipped++;
         report(k, g);
-        game_reset(g);
-        return;
-    }
-    if (!vf_encode_game(g->start, res, g->moves + lead, g->scores + lead, plies, g->bytes)) {
-        game_bad(g, line, "%s", "the start position has more than 32 pieces");
-        k->stats->skipped++;
-        report(k, g);
-    } else if (!k->emit(k->ctx, g->bytes, size)) {
+    } else if (!k->emit(k->ctx, g->out.bytes, g->out.size)) {
         k->emit_failed = true;
     } else {
         k->stats->games++;
-        k->stats->positions += plies;
+        k->stats->positions += g->out.positions;
         k->stats->white_wins += res == RESULT_WHITE_WINS;
         k->stats->draws += res == RESULT_DRAW;
         k->stats->black_wins += res == RESULT_BLACK_WINS;
@@ -545,7 +537,7 @@ bool pgn_convert(const char *path, PgnEmitFn emit, void *ctx, void (*print)(cons
     memset(&g, 0, sizeof g);
     g.start = malloc(sizeof *g.start);
     g.pos = malloc(sizeof *g.pos);
-    bool ok = g.start && g.pos;
+    bool ok = g.start && g.pos && record_writer_init(&g.out, &RecordViriformat);
     if (!ok)
         snprintf(err, errlen, "out of memory");
     while (ok && !k.emit_failed) {
@@ -608,6 +600,6 @@ bool pgn_convert(const char *path, PgnEmitFn emit, void *ctx, void (*print)(cons
     free(g.scores);
     free(g.lines);
     free(g.state);
-    free(g.bytes);
+    record_writer_free(&g.out);
     return ok;
 }

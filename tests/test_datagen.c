@@ -21,6 +21,7 @@
 #include "../movegen/notation.h"
 #include "../movegen/records/packed.h"
 #include "../movegen/records/viriformat.h"
+#include "../movegen/records/writer.h"
 #include "../movegen/util.h"
 #include "../search/search.h"
 
@@ -86,8 +87,8 @@ Test(datagen, records_are_valid_quiet_positions)
                   i, err);
         cr_expect(result >= 0 && result <= 2, "record %ld: result %d", i, result);
         cr_expect(!pos_in_check(pos), "record %ld is not in check", i);
-        cr_expect(score > -DATAGEN_SCORE_BOUND && score < DATAGEN_SCORE_BOUND,
-                  "record %ld: score %d", i, score);
+        cr_expect(score > -PACKED_QUIET_SCORE && score < PACKED_QUIET_SCORE, "record %ld: score %d",
+                  i, score);
         cr_expect_eq(pos_game_state(pos), GAME_ONGOING, "record %ld: a game position", i);
     }
     free(pos);
@@ -471,22 +472,33 @@ static void random_game(TestGame *g, const char *fen, bool chess960, uint64_t se
     free(pos);
 }
 
+/* The game in the game format through the writer (w->bytes, w->size): a
+ * header, an entry per ply and the terminator. */
+static void encode_game(RecordWriter *w, const TestGame *g, int result)
+{
+    record_start(w, g->start);
+    for (int i = 0; i < g->plies; i++)
+        record_push(w, g->moves[i], g->scores[i]);
+    cr_assert(record_finish(w, result));
+    cr_assert_eq(w->size, VF_HEADER_SIZE + VF_ENTRY_SIZE * ((size_t)g->plies + 1));
+    cr_assert_eq(w->positions, g->plies);
+}
+
 static void write_games(const char *path, TestGame *games, int n)
 {
     FILE *f = fopen(path, "wb");
     cr_assert_not_null(f);
+    RecordWriter w;
+    cr_assert(record_writer_init(&w, &RecordViriformat));
     for (int i = 0; i < n; i++) {
-        size_t size = vf_game_size(games[i].plies);
-        uint8_t *buf = malloc(size);
-        cr_assert(vf_encode_game(games[i].start, games[i].result, games[i].moves, games[i].scores,
-                                 games[i].plies, buf));
-        cr_assert_eq(fwrite(buf, 1, size, f), size);
-        free(buf);
+        encode_game(&w, &games[i], games[i].result);
+        cr_assert_eq(fwrite(w.bytes, 1, w.size, f), w.size);
         if (i == 1) { /* an extension record, which readers skip */
             static const uint8_t Ext[] = {0, 0, 0, 0, 0, 0, 0, 0, 7, 0, 3, 0, 1, 2, 3, 0, 0, 0, 0};
             cr_assert_eq(fwrite(Ext, 1, sizeof Ext, f), sizeof Ext);
         }
     }
+    record_writer_free(&w);
     fclose(f);
 }
 
@@ -643,9 +655,13 @@ Test(datagen, game_format_bad_input)
 {
     TestGame g;
     random_game(&g, START_FEN, false, 7);
-    size_t size = vf_game_size(g.plies);
+    RecordWriter w;
+    cr_assert(record_writer_init(&w, &RecordViriformat));
+    encode_game(&w, &g, RESULT_DRAW);
+    size_t size = w.size;
     uint8_t *good = malloc(size), *bad = malloc(size);
-    cr_assert(vf_encode_game(g.start, RESULT_DRAW, g.moves, g.scores, g.plies, good));
+    memcpy(good, w.bytes, size);
+    record_writer_free(&w);
     char path[128], err[300];
     temp_path(path, sizeof path, "bad");
     static const struct {

@@ -1,4 +1,4 @@
-/* The game format (viriformat.h): encoding, and a reader that checks every
+/* The game format (viriformat.h): its writer, and a reader that checks every
  * game (a valid header, legal moves) before it yields positions. */
 #include "viriformat.h"
 
@@ -48,23 +48,49 @@ static void put16(uint8_t *p, uint16_t v)
 
 static uint16_t get16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 
-bool vf_encode_game(const Position *start, int result_white, const move_t *moves,
-                    const int16_t *scores_white, int plies, uint8_t *buf)
+/* The header: the start position, its result set at the end. */
+static bool vf_start(RecordWriter *w)
 {
     PackedPos head;
-    if (!packed_from_position(start, 0, result_white, &head))
+    uint8_t *p;
+    if (!packed_from_position(w->pos, 0, RESULT_DRAW, &head)
+        || !(p = record_append(w, VF_HEADER_SIZE)))
         return false;
-    memcpy(buf, head.b, VF_HEADER_SIZE);
-    uint8_t *p = buf + VF_HEADER_SIZE;
-    for (int i = 0; i < plies; i++, p += VF_ENTRY_SIZE) {
-        int s = scores_white[i];
-        s = s > PACKED_SCORE_MAX ? PACKED_SCORE_MAX : s < -PACKED_SCORE_MAX ? -PACKED_SCORE_MAX : s;
-        put16(p, vf_move_encode(moves[i]));
-        put16(p + 2, (uint16_t)(int16_t)s);
-    }
-    memset(p, 0, VF_ENTRY_SIZE);
+    memcpy(p, head.b, VF_HEADER_SIZE);
     return true;
 }
+
+static bool vf_push(RecordWriter *w, move_t move, int score_white)
+{
+    int s = score_white;
+    s = s > PACKED_SCORE_MAX ? PACKED_SCORE_MAX : s < -PACKED_SCORE_MAX ? -PACKED_SCORE_MAX : s;
+    uint8_t *p;
+    if (w->plies >= VF_MAX_PLIES || !(p = record_append(w, VF_ENTRY_SIZE)))
+        return false;
+    put16(p, vf_move_encode(move));
+    put16(p + 2, (uint16_t)(int16_t)s);
+    w->positions++;
+    return true;
+}
+
+/* The terminator (4 zero bytes), and the result in the header. */
+static bool vf_finish(RecordWriter *w, int result_white)
+{
+    if (!record_append(w, VF_ENTRY_SIZE))
+        return false;
+    PackedPos head;
+    memcpy(head.b, w->bytes, VF_HEADER_SIZE);
+    packed_set_result(&head, result_white);
+    memcpy(w->bytes, head.b, VF_HEADER_SIZE);
+    return true;
+}
+
+static bool vf_ends_whole(long long size, const uint8_t *tail)
+{
+    return size >= VF_HEADER_SIZE + VF_ENTRY_SIZE && !memcmp(tail, "\0\0\0\0", VF_ENTRY_SIZE);
+}
+
+const RecordFormat RecordViriformat = {"game", "game", vf_start, vf_push, vf_finish, vf_ends_whole};
 
 /* ------------------------------------------------------------------------ */
 /* Filters                                                                  */

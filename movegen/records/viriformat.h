@@ -17,13 +17,17 @@
  *
  * A header whose occupancy (bytes 0-7) is 0 opens an extension record
  * instead of a game: u16 id, u16 length N, N bytes, 4 zero bytes; the reader
- * skips it. */
+ * skips it.
+ *
+ * Its writer is RecordViriformat (writer.h: `datagen`, `datagen pgn`); it
+ * keeps every position, and the reader filters them. */
 #ifndef ROKADE_VIRIFORMAT_H
 #define ROKADE_VIRIFORMAT_H
 
 #include <stddef.h>
 
 #include "packed.h"
+#include "writer.h"
 
 enum {
     VF_HEADER_SIZE = PACKED_SIZE,
@@ -37,21 +41,6 @@ enum {
 uint16_t vf_move_encode(move_t m);
 /* The move in Rokade's encoding; not checked for legality. */
 move_t vf_move_decode(uint16_t v);
-
-/* ---- Writing ----------------------------------------------------------- */
-
-/* Bytes of a game of `plies` plies. */
-static inline size_t vf_game_size(int plies)
-{
-    return VF_HEADER_SIZE + VF_ENTRY_SIZE * ((size_t)plies + 1);
-}
-
-/* Encodes a game into buf (vf_game_size(plies) bytes): the start position,
- * the result (RESULT_*, White's view), the moves played from it and their
- * scores (White's view, clamped to +-32000). False when the start position
- * cannot be packed (more than 32 pieces). */
-bool vf_encode_game(const Position *start, int result_white, const move_t *moves,
-                    const int16_t *scores_white, int plies, uint8_t *buf);
 
 /* ---- Reading ----------------------------------------------------------- */
 

@@ -1,0 +1,66 @@
+/* The writer (writer.h): the game's position and bytes; the format's steps
+ * do the encoding. */
+#include "writer.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util.h"
+
+const RecordFormat *record_format(const char *name)
+{
+    static const RecordFormat *const Formats[] = {&RecordViriformat, &RecordPacked};
+    for (size_t i = 0; i < sizeof Formats / sizeof Formats[0]; i++)
+        if (!strcmp(name, Formats[i]->name))
+            return Formats[i];
+    return NULL;
+}
+
+bool record_writer_init(RecordWriter *w, const RecordFormat *format)
+{
+    memset(w, 0, sizeof *w);
+    w->format = format;
+    w->pos = malloc(sizeof *w->pos);
+    return w->pos != NULL;
+}
+
+void record_writer_free(RecordWriter *w)
+{
+    free(w->pos);
+    free(w->bytes);
+    memset(w, 0, sizeof *w);
+}
+
+uint8_t *record_append(RecordWriter *w, size_t n)
+{
+    const GrowArray bytes[] = {{&w->bytes, 1}};
+    if (!arrays_reserve(&w->cap, w->size + n, bytes, 1))
+        return NULL;
+    uint8_t *p = w->bytes + w->size;
+    memset(p, 0, n);
+    w->size += n;
+    return p;
+}
+
+void record_start(RecordWriter *w, const Position *start)
+{
+    memcpy(w->pos, start, sizeof *w->pos);
+    w->size = 0;
+    w->plies = w->positions = 0;
+    w->ok = w->format->start(w);
+}
+
+void record_push(RecordWriter *w, move_t move, int score_white)
+{
+    if (!w->ok)
+        return;
+    w->ok = w->format->push(w, move, score_white);
+    pos_make_game_move(w->pos, move);
+    w->plies++;
+}
+
+bool record_finish(RecordWriter *w, int result_white)
+{
+    w->ok = w->ok && w->format->finish(w, result_white);
+    return w->ok;
+}
