@@ -16,11 +16,11 @@
 #include <unistd.h>
 
 #include "../movegen/movegen.h"
-#include "../movegen/records/writer.h"
+#include "../movegen/records/pgn.h"
+#include "../movegen/records/record.h"
 #include "../movegen/util.h"
 #include "../search/search.h"
 #include "openings.h"
-#include "pgn.h"
 
 enum { PROGRESS_MS = 5000, MAX_THREADS = 1024 };
 
@@ -474,34 +474,64 @@ static int open_output(const DatagenOptions *opt, char *err, size_t errlen)
     return fd;
 }
 
-static bool emit_game(void *ctx, const uint8_t *bytes, size_t size)
-{
-    return write_all(*(const int *)ctx, bytes, size);
-}
-
-/* datagen pgn IN out OUT. */
+/* datagen pgn IN out OUT: every game of the PGN (movegen/records/pgn.h)
+ * through the writer of the output format; a bad game is reported with its
+ * line and skipped. */
 static bool convert_pgn(const DatagenOptions *opt, void (*print)(const char *line),
                         DatagenStats *stats, char *err, size_t errlen)
 {
+    DatagenStats st;
+    memset(&st, 0, sizeof st);
     int fd = open_output(opt, err, errlen);
     if (fd < 0)
         return false;
     int64_t t0 = now_ms();
-    PgnStats ps;
-    bool ok = pgn_convert(opt->pgn, emit_game, &fd, print, &ps, err, errlen);
+    RecordWriter out;
+    PgnReader *in = pgn_open(opt->pgn, err, errlen);
+    bool ok = in != NULL;
+    if (ok && !(ok = record_writer_init(&out, opt->format)))
+        snprintf(err, errlen, "out of memory");
+    char why[1600], line[1700];
+    int status;
+    while (ok && (status = pgn_next_game(in, why, sizeof why)) != RECORD_END) {
+        RecordGame g = pgn_game(in);
+        if (status == RECORD_FAILED) {
+            snprintf(err, errlen, "%s", why);
+            ok = false;
+            break;
+        }
+        if (status == RECORD_GAME && !record_write_game(&out, &g)) {
+            snprintf(why, sizeof why, "%s:%d: %s", opt->pgn, pgn_line(in), out.error);
+            status = RECORD_BAD_GAME;
+        }
+        if (status == RECORD_BAD_GAME) {
+            st.skipped++;
+            snprintf(line, sizeof line, "%s; game %lld skipped", why, g.number);
+            if (print)
+                print(line);
+            continue;
+        }
+        if (!write_all(fd, out.bytes, out.size)) {
+            snprintf(err, errlen, "cannot write the converted games: %s", strerror(errno));
+            ok = false;
+            break;
+        }
+        st.games++;
+        st.positions += out.positions;
+        st.white_wins += g.result_white == RESULT_WHITE_WINS;
+        st.draws += g.result_white == RESULT_DRAW;
+        st.black_wins += g.result_white == RESULT_BLACK_WINS;
+    }
+    if (in) {
+        record_writer_free(&out);
+        pgn_close(in);
+    }
     if (close(fd) != 0 && ok) {
         snprintf(err, errlen, "cannot write to '%s': %s", opt->out, strerror(errno));
         ok = false;
     }
-    DatagenStats st = {ps.games,
-                       ps.skipped,
-                       ps.positions,
-                       ps.white_wins,
-                       ps.draws,
-                       ps.black_wins,
-                       (double)(now_ms() - t0) / 1000.0};
+    st.seconds = (double)(now_ms() - t0) / 1000.0;
     if (ok && print) {
-        char line[1400];
         snprintf(line, sizeof line,
                  "converted %s: games %lld positions %lld skipped %lld (white %lld draw %lld "
                  "black %lld)",

@@ -3,7 +3,7 @@
  * append them to a file.
  *
  * Formats (`format`), written through the one writer of
- * movegen/records/writer.h (start, push each move and score, finish):
+ * movegen/records/record.h (start, push each move and score, finish):
  *   game    (default) the game format of movegen/records/viriformat.h, the
  *           public viriformat of Viridithas and bullet: each game once as
  *           its start position and result, then per ply the move played and
@@ -41,7 +41,7 @@
  *
  * `datagen pgn IN out OUT` converts instead the games of a PGN with scores,
  * such as an OpenBench datagen run returns, to the game format
- * (engine/pgn.h); a bad game is reported with its line and skipped.
+ * (movegen/records/pgn.h); a bad game is reported with its line and skipped.
  *
  * genfens (for OpenBench's workers, which run `./rokade "genfens N seed S
  * book <FILE|None> [extra]" quit` and keep the `info string genfens <FEN>`
@@ -60,7 +60,7 @@
 #include <stdint.h>
 
 #include "../eval/nnue/nnue.h"
-#include "../movegen/records/writer.h"
+#include "../movegen/records/record.h"
 
 enum {
     DATAGEN_GAMES = 1000,     /* default number of games */
@@ -80,7 +80,7 @@ enum {
 typedef struct {
     char out[1024];  /* required */
     char book[1024]; /* "" = start position */
-    char pgn[1024];  /* "": play games; else convert this PGN file (engine/pgn.h) */
+    char pgn[1024];  /* "": play games; else convert this PGN file (movegen/records/pgn.h) */
     long long games;
     int threads; /* 0 = every CPU */
     uint64_t nodes;

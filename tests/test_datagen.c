@@ -20,8 +20,8 @@
 #include "../movegen/movegen.h"
 #include "../movegen/notation.h"
 #include "../movegen/records/packed.h"
+#include "../movegen/records/record.h"
 #include "../movegen/records/viriformat.h"
-#include "../movegen/records/writer.h"
 #include "../movegen/util.h"
 #include "../search/search.h"
 
@@ -190,8 +190,8 @@ Test(datagen, games_are_whole_openings_verified_and_endings_explained)
     long long games = 0, positions = 0, results[3] = {0, 0, 0};
     int chess960 = 0, plies8 = 0;
     int st_code;
-    while ((st_code = vf_next_game(r, err, sizeof err)) == VF_GAME) {
-        VfGame g = vf_game(r);
+    while ((st_code = vf_next_game(r, err, sizeof err)) == RECORD_GAME) {
+        RecordGame g = vf_game(r);
         games++;
         positions += g.plies;
         results[g.result_white]++;
@@ -228,7 +228,7 @@ Test(datagen, games_are_whole_openings_verified_and_endings_explained)
                           "game %lld: drawn, score %d", games, last[-i]);
         }
     }
-    cr_expect_eq(st_code, VF_END, "%s", err);
+    cr_expect_eq(st_code, RECORD_END, "%s", err);
     cr_expect_eq(games, st.games);
     cr_expect_eq(positions, st.positions);
     cr_expect_eq(results[RESULT_WHITE_WINS], st.white_wins);
@@ -538,8 +538,8 @@ Test(datagen, game_format_round_trips)
     VfFilter none = vf_filter_none();
     for (int i = 0; i < N; i++) {
         int st = vf_next_game(r, err, sizeof err);
-        cr_assert_eq(st, VF_GAME, "game %d: %s", i, err);
-        VfGame g = vf_game(r);
+        cr_assert_eq(st, RECORD_GAME, "game %d: %s", i, err);
+        RecordGame g = vf_game(r);
         cr_expect_eq(g.number, i + 1);
         cr_expect_eq(g.result_white, games[i].result, "game %d: result", i);
         cr_assert_eq(g.plies, games[i].plies, "game %d: plies", i);
@@ -565,7 +565,7 @@ Test(datagen, game_format_round_trips)
         cr_expect(!vf_next_position(r, &none, &p), "game %d has no more positions", i);
         free(games[i].start);
     }
-    cr_expect_eq(vf_next_game(r, err, sizeof err), VF_END);
+    cr_expect_eq(vf_next_game(r, err, sizeof err), RECORD_END);
     vf_close(r);
     free(replay);
     unlink(path);
@@ -629,7 +629,7 @@ Test(datagen, game_format_filter)
         VfReader *r = vf_open(path, err, sizeof err);
         cr_assert_not_null(r, "%s", err);
         for (int i = 0; i < 2; i++) {
-            cr_assert_eq(vf_next_game(r, err, sizeof err), VF_GAME, "%s", err);
+            cr_assert_eq(vf_next_game(r, err, sizeof err), RECORD_GAME, "%s", err);
             char got[16] = "";
             size_t n = 0;
             VfPosition p;
@@ -683,13 +683,13 @@ Test(datagen, game_format_bad_input)
         fclose(f);
         VfReader *r = vf_open(path, err, sizeof err);
         cr_assert_not_null(r);
-        cr_expect_eq(vf_next_game(r, err, sizeof err), VF_BAD_GAME, "break %zu", b);
+        cr_expect_eq(vf_next_game(r, err, sizeof err), RECORD_BAD_GAME, "break %zu", b);
         cr_expect(strstr(err, Breaks[b].words) && strstr(err, "game 1"), "break %zu: %s", b, err);
         VfPosition p;
         cr_expect(!vf_next_position(r, NULL, &p));
-        cr_expect_eq(vf_next_game(r, err, sizeof err), VF_GAME, "break %zu: %s", b, err);
+        cr_expect_eq(vf_next_game(r, err, sizeof err), RECORD_GAME, "break %zu: %s", b, err);
         cr_expect_eq(vf_game(r).plies, g.plies);
-        cr_expect_eq(vf_next_game(r, err, sizeof err), VF_FAILED);
+        cr_expect_eq(vf_next_game(r, err, sizeof err), RECORD_FAILED);
         cr_expect(strstr(err, "truncated"), "%s", err);
         vf_close(r);
     }
@@ -949,8 +949,8 @@ Test(datagen, pgn_converter)
     cr_assert_not_null(r, "%s", err);
     Position *pos = malloc(sizeof *pos);
     for (int i = 0; i < 3; i++) {
-        cr_assert_eq(vf_next_game(r, err, sizeof err), VF_GAME, "%s", err);
-        VfGame g = vf_game(r);
+        cr_assert_eq(vf_next_game(r, err, sizeof err), RECORD_GAME, "%s", err);
+        RecordGame g = vf_game(r);
         char fen[128];
         pos_get_fen(g.start, fen, sizeof fen);
         cr_expect_str_eq(fen, Expect[i].start, "game %d: the start after the book moves", i);
@@ -970,7 +970,7 @@ Test(datagen, pgn_converter)
         }
         cr_expect_eq(ply, g.plies, "game %d", i);
     }
-    cr_expect_eq(vf_next_game(r, err, sizeof err), VF_END);
+    cr_expect_eq(vf_next_game(r, err, sizeof err), RECORD_END);
     vf_close(r);
     free(pos);
 

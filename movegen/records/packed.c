@@ -145,7 +145,7 @@ bool packed_to_position(const PackedPos *p, Position *pos, int *score_white, int
 }
 
 /* ------------------------------------------------------------------------ */
-/* The writer (writer.h): the quiet positions of the game                   */
+/* The writer (record.h): the quiet positions of the game                   */
 
 _Static_assert((int)PACKED_QUIET_SCORE < (int)SCORE_MATE_IN_MAX, "mate scores are never quiet");
 

@@ -14,7 +14,7 @@
  *   30     result from White's view: 0 Black won, 1 draw, 2 White won
  *   31     flags: bit 0 Chess960 position
  *
- * Its writer (RecordPacked, writer.h: `datagen format packed`) keeps the
+ * Its writer (RecordPacked, record.h: `datagen format packed`) keeps the
  * quiet positions of a game, those the tuner can learn from: the side to
  * move not in check, the move played neither a capture nor a promotion, and
  * the score within +-PACKED_QUIET_SCORE (mate scores lie far beyond). A file
@@ -23,7 +23,7 @@
 #define ROKADE_PACKED_H
 
 #include "../position.h"
-#include "writer.h"
+#include "record.h"
 
 enum { PACKED_SIZE = 32, PACKED_SCORE_MAX = 32000, PACKED_QUIET_SCORE = 3000 };
 

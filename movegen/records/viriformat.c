@@ -53,8 +53,11 @@ static bool vf_start(RecordWriter *w)
 {
     PackedPos head;
     uint8_t *p;
-    if (!packed_from_position(w->pos, 0, RESULT_DRAW, &head)
-        || !(p = record_append(w, VF_HEADER_SIZE)))
+    if (!packed_from_position(w->pos, 0, RESULT_DRAW, &head)) {
+        w->error = "the start position has more than 32 pieces";
+        return false;
+    }
+    if (!(p = record_append(w, VF_HEADER_SIZE)))
         return false;
     memcpy(p, head.b, VF_HEADER_SIZE);
     return true;
@@ -64,8 +67,12 @@ static bool vf_push(RecordWriter *w, move_t move, int score_white)
 {
     int s = score_white;
     s = s > PACKED_SCORE_MAX ? PACKED_SCORE_MAX : s < -PACKED_SCORE_MAX ? -PACKED_SCORE_MAX : s;
-    uint8_t *p;
-    if (w->plies >= VF_MAX_PLIES || !(p = record_append(w, VF_ENTRY_SIZE)))
+    if (w->plies >= VF_MAX_PLIES) {
+        w->error = "more moves than the format takes";
+        return false;
+    }
+    uint8_t *p = record_append(w, VF_ENTRY_SIZE);
+    if (!p)
         return false;
     put16(p, vf_move_encode(move));
     put16(p + 2, (uint16_t)(int16_t)s);
@@ -177,7 +184,7 @@ static int fail(const VfReader *r, long long at, char *err, size_t errlen, const
     else
         snprintf(err, errlen, "%s: truncated: the file ends inside %s at byte %lld", r->path, what,
                  at);
-    return VF_FAILED;
+    return RECORD_FAILED;
 }
 
 /* Skips an extension record whose 8 zero bytes are read: id, length, the
@@ -199,9 +206,9 @@ static int skip_extension(VfReader *r, long long at, char *err, size_t errlen)
         snprintf(err, errlen,
                  "%s: the extension record at byte %lld does not end with 4 zero bytes", r->path,
                  at);
-        return VF_FAILED;
+        return RECORD_FAILED;
     }
-    return VF_GAME;
+    return RECORD_GAME;
 }
 
 /* Room for one more ply. */
@@ -240,12 +247,12 @@ int vf_next_game(VfReader *r, char *err, size_t errlen)
         long long at = r->offset;
         int got = read_bytes(r, head, 8);
         if (got == 0)
-            return VF_END;
+            return RECORD_END;
         if (got < 0)
             return fail(r, at, err, errlen, "a game header");
         if (memcmp(head, "\0\0\0\0\0\0\0\0", 8) == 0) {
             int st = skip_extension(r, at, err, errlen);
-            if (st != VF_GAME)
+            if (st != RECORD_GAME)
                 return st;
             continue;
         }
@@ -268,7 +275,7 @@ int vf_next_game(VfReader *r, char *err, size_t errlen)
             }
             if (!grow(r)) {
                 snprintf(err, errlen, "%s: out of memory", r->path);
-                return VF_FAILED;
+                return RECORD_FAILED;
             }
             r->moves[r->plies] = vf_move_decode(mv);
             r->scores[r->plies] = (int16_t)get16(e + 2);
@@ -278,12 +285,12 @@ int vf_next_game(VfReader *r, char *err, size_t errlen)
         if (too_long) {
             snprintf(err, errlen, "%s: game %lld at byte %lld: more than %d plies", r->path,
                      r->games, at, VF_MAX_PLIES);
-            return VF_BAD_GAME;
+            return RECORD_BAD_GAME;
         }
         if (!unpack_header(r, head, why, sizeof why)) {
             snprintf(err, errlen, "%s: game %lld at byte %lld: bad start position: %s", r->path,
                      r->games, at, why);
-            return VF_BAD_GAME;
+            return RECORD_BAD_GAME;
         }
         /* Every move must be legal where it is played. */
         memcpy(&r->pos, &r->start, sizeof r->pos);
@@ -295,25 +302,25 @@ int vf_next_game(VfReader *r, char *err, size_t errlen)
                 snprintf(err, errlen,
                          "%s: game %lld at byte %lld: ply %d: move 0x%04x is illegal in %s",
                          r->path, r->games, at, i + 1, vf_move_encode(m), fen);
-                return VF_BAD_GAME;
+                return RECORD_BAD_GAME;
             }
             pos_make_game_move(&r->pos, m);
         }
         memcpy(&r->pos, &r->start, sizeof r->pos);
         r->next = 0;
         r->have_game = true;
-        return VF_GAME;
+        return RECORD_GAME;
     }
 }
 
-VfGame vf_game(const VfReader *r)
+RecordGame vf_game(const VfReader *r)
 {
-    return (VfGame){r->have_game ? &r->start : NULL,
-                    r->result,
-                    r->have_game ? r->plies : 0,
-                    r->moves,
-                    r->scores,
-                    r->games};
+    return (RecordGame){r->have_game ? &r->start : NULL,
+                        r->result,
+                        r->have_game ? r->plies : 0,
+                        r->moves,
+                        r->scores,
+                        r->games};
 }
 
 bool vf_next_position(VfReader *r, const VfFilter *f, VfPosition *out)

@@ -1,6 +1,6 @@
-/* The writer (writer.h): the game's position and bytes; the format's steps
+/* The writer (record.h): the game's position and bytes; the format's steps
  * do the encoding. */
-#include "writer.h"
+#include "record.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -34,8 +34,10 @@ void record_writer_free(RecordWriter *w)
 uint8_t *record_append(RecordWriter *w, size_t n)
 {
     const GrowArray bytes[] = {{&w->bytes, 1}};
-    if (!arrays_reserve(&w->cap, w->size + n, bytes, 1))
+    if (!arrays_reserve(&w->cap, w->size + n, bytes, 1)) {
+        w->error = "out of memory";
         return NULL;
+    }
     uint8_t *p = w->bytes + w->size;
     memset(p, 0, n);
     w->size += n;
@@ -47,6 +49,7 @@ void record_start(RecordWriter *w, const Position *start)
     memcpy(w->pos, start, sizeof *w->pos);
     w->size = 0;
     w->plies = w->positions = 0;
+    w->error = NULL;
     w->ok = w->format->start(w);
 }
 
@@ -63,4 +66,12 @@ bool record_finish(RecordWriter *w, int result_white)
 {
     w->ok = w->ok && w->format->finish(w, result_white);
     return w->ok;
+}
+
+bool record_write_game(RecordWriter *w, const RecordGame *g)
+{
+    record_start(w, g->start);
+    for (int i = 0; i < g->plies; i++)
+        record_push(w, g->moves[i], g->scores[i]);
+    return record_finish(w, g->result_white);
 }
