@@ -1,12 +1,13 @@
 /* datagen tests: the packed records are whole, valid, quiet positions; the
- * game format (movegen/records/viriformat.h) round-trips (Chess960 castling, e.p.,
- * promotions), filters and refuses bad files; datagen is reproducible with
- * one thread and a seed, plays the same games on more threads, verifies its
- * openings, ends its games by rules its scores explain, appends with a new
- * printed seed; genfens prints N legal FENs of the seed; the PGN converter
- * reads OpenBench's comments and skips bad games with their line; bad
- * options, files and books are refused, and the command line exits with
- * status 2 on them. */
+ * game format (movegen/records/viriformat.h) round-trips (Chess960 castling,
+ * e.p., promotions), filters and refuses bad files; the two writers
+ * (movegen/records/record.h) agree on the same games; datagen is
+ * reproducible with one thread and a seed, plays the same games on more
+ * threads, verifies its openings, ends its games by rules its scores
+ * explain, appends with a new printed seed; genfens prints N legal FENs of
+ * the seed; the PGN converter reads OpenBench's comments and skips bad games
+ * with their line; bad options, files and books are refused, and the
+ * command line exits with status 2 on them. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -569,6 +570,90 @@ Test(datagen, game_format_round_trips)
     vf_close(r);
     free(replay);
     unlink(path);
+}
+
+/* The two writers on the same games: the packed one keeps exactly the quiet
+ * positions (not in check, no capture or promotion played, |score| below
+ * PACKED_QUIET_SCORE), each with its score and the result; a game read back
+ * from the game format and written again is the same bytes; a start the
+ * game format cannot hold is refused with the reason. */
+Test(datagen, writers_agree)
+{
+    static const char *const Fens[] = {
+        START_FEN, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"};
+    RecordWriter packed, game, again;
+    cr_assert(record_writer_init(&packed, record_format("packed")));
+    cr_assert(record_writer_init(&game, record_format("game")));
+    cr_assert(record_writer_init(&again, &RecordViriformat));
+    cr_expect_eq(packed.format, &RecordPacked);
+    cr_expect_eq(game.format, &RecordViriformat);
+    cr_expect_null(record_format("pgn"));
+    char path[128], err[300];
+    temp_path(path, sizeof path, "writers");
+    Position *pos = malloc(sizeof *pos), *back = malloc(sizeof *back);
+    for (int k = 0; k < 2; k++) {
+        TestGame g;
+        random_game(&g, Fens[k], false, 50 + (uint64_t)k);
+        for (int i = 0; i < g.plies; i++) /* most within the quiet bound */
+            g.scores[i] = (int16_t)(g.scores[i] / 8);
+        encode_game(&game, &g, g.result);
+        record_start(&packed, g.start);
+        for (int i = 0; i < g.plies; i++)
+            record_push(&packed, g.moves[i], g.scores[i]);
+        cr_assert(record_finish(&packed, g.result));
+        memcpy(pos, g.start, sizeof *pos);
+        int n = 0;
+        for (int i = 0; i < g.plies; i++) {
+            move_t m = g.moves[i];
+            if (!pos_in_check(pos) && !pos_is_capture(pos, m) && move_kind(m) != MOVE_PROMOTION
+                && g.scores[i] < PACKED_QUIET_SCORE && g.scores[i] > -PACKED_QUIET_SCORE) {
+                cr_assert((size_t)(n + 1) * PACKED_SIZE <= packed.size, "game %d: record %d", k, n);
+                PackedPos rec;
+                memcpy(rec.b, packed.bytes + (size_t)n * PACKED_SIZE, PACKED_SIZE);
+                int score, result;
+                cr_assert(packed_to_position(&rec, back, &score, &result, err, sizeof err), "%s",
+                          err);
+                expect_same_position(back, pos, "packed record");
+                cr_expect_eq(score, g.scores[i], "game %d ply %d", k, i);
+                cr_expect_eq(result, g.result, "game %d ply %d", k, i);
+                n++;
+            }
+            pos_make_game_move(pos, m);
+        }
+        cr_expect(n > 10, "game %d: %d quiet positions", k, n);
+        cr_expect_eq(packed.positions, n);
+        cr_expect_eq(packed.size, (size_t)n * PACKED_SIZE);
+
+        FILE *f = fopen(path, "wb");
+        cr_assert_not_null(f);
+        cr_assert_eq(fwrite(game.bytes, 1, game.size, f), game.size);
+        fclose(f);
+        VfReader *r = vf_open(path, err, sizeof err);
+        cr_assert_not_null(r, "%s", err);
+        cr_assert_eq(vf_next_game(r, err, sizeof err), RECORD_GAME, "%s", err);
+        RecordGame read = vf_game(r);
+        cr_assert(record_write_game(&again, &read));
+        cr_expect_eq(again.positions, g.plies);
+        cr_assert_eq(again.size, game.size);
+        cr_expect(memcmp(again.bytes, game.bytes, game.size) == 0, "game %d written again", k);
+        vf_close(r);
+        free(g.start);
+    }
+    /* 40 pieces: no game-format header can hold them. */
+    cr_assert(pos_set_fen(pos, "rnbqkbnr/8/pppppppp/pppppppp/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                          false, err, sizeof err),
+              "%s", err);
+    record_start(&game, pos);
+    record_push(&game, move_from_uci(pos, "g1f3"), 10);
+    cr_expect(!record_finish(&game, RESULT_DRAW));
+    cr_expect(game.error && strstr(game.error, "more than 32 pieces"), "%s",
+              game.error ? game.error : "no reason");
+    unlink(path);
+    free(pos);
+    free(back);
+    record_writer_free(&packed);
+    record_writer_free(&game);
+    record_writer_free(&again);
 }
 
 /* The moves of a game in UCI notation, each checked legal. */
