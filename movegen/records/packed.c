@@ -155,6 +155,7 @@ static bool packed_start(RecordWriter *w)
     return true;
 }
 
+/* A record for a quiet position, its result still to come. */
 static bool packed_push(RecordWriter *w, move_t move, int score_white)
 {
     const Position *pos = w->pos;
@@ -189,5 +190,9 @@ static bool packed_ends_whole(long long size, const uint8_t *tail)
     return size % PACKED_SIZE == 0;
 }
 
-const RecordFormat RecordPacked = {"packed",    "32-byte record", packed_start,
-                                   packed_push, packed_finish,    packed_ends_whole};
+const RecordFormat RecordPacked = {.name = "packed",
+                                   .unit = "32-byte record",
+                                   .start = packed_start,
+                                   .push = packed_push,
+                                   .finish = packed_finish,
+                                   .ends_whole = packed_ends_whole};

@@ -1,5 +1,5 @@
-/* The writer (record.h): the game's position and bytes; the format's steps
- * do the encoding. */
+/* What the formats share (record.h): the list of formats, and the writer,
+ * which keeps the game's position and bytes while the format's steps encode. */
 #include "record.h"
 
 #include <stdlib.h>

@@ -38,7 +38,7 @@ move_t vf_move_decode(uint16_t v)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Writing                                                                  */
+/* The writer (record.h)                                                    */
 
 static void put16(uint8_t *p, uint16_t v)
 {
@@ -65,8 +65,6 @@ static bool vf_start(RecordWriter *w)
 
 static bool vf_push(RecordWriter *w, move_t move, int score_white)
 {
-    int s = score_white;
-    s = s > PACKED_SCORE_MAX ? PACKED_SCORE_MAX : s < -PACKED_SCORE_MAX ? -PACKED_SCORE_MAX : s;
     if (w->plies >= VF_MAX_PLIES) {
         w->error = "more moves than the format takes";
         return false;
@@ -74,6 +72,8 @@ static bool vf_push(RecordWriter *w, move_t move, int score_white)
     uint8_t *p = record_append(w, VF_ENTRY_SIZE);
     if (!p)
         return false;
+    int s = score_white;
+    s = s > PACKED_SCORE_MAX ? PACKED_SCORE_MAX : s < -PACKED_SCORE_MAX ? -PACKED_SCORE_MAX : s;
     put16(p, vf_move_encode(move));
     put16(p + 2, (uint16_t)(int16_t)s);
     w->positions++;
@@ -97,7 +97,12 @@ static bool vf_ends_whole(long long size, const uint8_t *tail)
     return size >= VF_HEADER_SIZE + VF_ENTRY_SIZE && !memcmp(tail, "\0\0\0\0", VF_ENTRY_SIZE);
 }
 
-const RecordFormat RecordViriformat = {"game", "game", vf_start, vf_push, vf_finish, vf_ends_whole};
+const RecordFormat RecordViriformat = {.name = "game",
+                                       .unit = "game",
+                                       .start = vf_start,
+                                       .push = vf_push,
+                                       .finish = vf_finish,
+                                       .ends_whole = vf_ends_whole};
 
 /* ------------------------------------------------------------------------ */
 /* Filters                                                                  */
