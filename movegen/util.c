@@ -75,11 +75,11 @@ bool arrays_reserve(size_t *cap, size_t need, const GrowArray *arrays, int n)
     while (grown < need)
         grown *= 2;
     for (int i = 0; i < n; i++) {
-        void *p;
-        memcpy(&p, arrays[i].array, sizeof p);
-        if (grown > SIZE_MAX / arrays[i].size || !(p = realloc(p, grown * arrays[i].size)))
-            return false;
-        memcpy(arrays[i].array, &p, sizeof p);
+        void *old, *grew;
+        memcpy(&old, arrays[i].array, sizeof old);
+        if (grown > SIZE_MAX / arrays[i].size || !(grew = realloc(old, grown * arrays[i].size)))
+            return false; /* old is still the array */
+        memcpy(arrays[i].array, &grew, sizeof grew);
     }
     *cap = grown;
     return true;
