@@ -30,8 +30,8 @@ endif
 TUNE_SRC := eval/tune/tune.c
 TRAIN_SRC := eval/train/train.c eval/train/cli.c
 TRAIN_MAIN_SRC := eval/train/main.c
-LIB_SRC := $(wildcard movegen/*.c) $(wildcard eval/*.c) $(wildcard eval/nnue/*.c) \
-           $(wildcard eval/syzygy/*.c) \
+LIB_SRC := $(wildcard movegen/*.c) $(wildcard movegen/records/*.c) \
+           $(wildcard eval/*.c) $(wildcard eval/nnue/*.c) $(wildcard eval/syzygy/*.c) \
            $(wildcard search/*.c) $(wildcard perft/*.c) $(wildcard bench/*.c) \
            $(filter-out engine/main.c,$(wildcard engine/*.c))
 MAIN_SRC := engine/main.c
@@ -176,8 +176,9 @@ lint:
 # table entry per line with a name comment; formatting it would be undone by
 # the next tuning run). `make test` runs format-check first.
 CLANG_FORMAT ?= clang-format
-FORMAT_SRC := $(filter-out eval/weights.c,$(wildcard movegen/*.[ch] eval/*.[ch] eval/nnue/*.[ch] \
-              eval/syzygy/*.[ch] eval/train/*.[ch] eval/tune/*.[ch] search/*.[ch] \
+FORMAT_SRC := $(filter-out eval/weights.c,$(wildcard movegen/*.[ch] movegen/records/*.[ch] \
+              eval/*.[ch] eval/nnue/*.[ch] eval/syzygy/*.[ch] eval/train/*.[ch] eval/tune/*.[ch] \
+              search/*.[ch] \
               perft/*.[ch] bench/*.[ch] engine/*.[ch] engine/web/*.[ch] tests/*.[ch] \
               tests/fuzz/*.[ch]))
 

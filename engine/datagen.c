@@ -17,13 +17,11 @@
 
 #include "../eval/syzygy/tbprobe.h"
 #include "../movegen/movegen.h"
-#include "../movegen/packed.h"
-#include "../movegen/score.h"
+#include "../movegen/records/pgn.h"
+#include "../movegen/records/record.h"
 #include "../movegen/util.h"
-#include "../movegen/viriformat.h"
 #include "../search/search.h"
 #include "openings.h"
-#include "pgn.h"
 
 enum { PROGRESS_MS = 5000, MAX_THREADS = 1024 };
 
@@ -85,11 +83,7 @@ static bool set_option(DatagenOptions *opt, const char *name, const char *value,
     else if (!strcmp(name, "pgn"))
         snprintf(opt->pgn, sizeof opt->pgn, "%s", value);
     else if (!strcmp(name, "format")) {
-        if (!strcmp(value, "game"))
-            opt->format = DATAGEN_FORMAT_GAME;
-        else if (!strcmp(value, "packed"))
-            opt->format = DATAGEN_FORMAT_PACKED;
-        else {
+        if (!(opt->format = record_format(value))) {
             snprintf(err, errlen, "format: '%s' is not game or packed", value);
             return false;
         }
@@ -127,6 +121,7 @@ bool datagen_parse(const char *args, DatagenOptions *opt, char *err, size_t errl
     memset(opt, 0, sizeof *opt);
     opt->games = DATAGEN_GAMES;
     opt->nodes = DATAGEN_NODES;
+    opt->format = &RecordViriformat;
     opt->random = -1;
     opt->frc = -1;
     Tokens t = {args ? args : ""};
@@ -272,16 +267,13 @@ typedef struct {
 } Run;
 
 typedef struct {
-    Position start, pos, spare;
+    Position pos, spare;
     int plies;
-    move_t moves[DATAGEN_MAX_PLIES];
-    int16_t scores[DATAGEN_MAX_PLIES]; /* White's view */
-    bool quiet[DATAGEN_MAX_PLIES];     /* format packed keeps these */
-    PackedPos recs[DATAGEN_MAX_PLIES];
-    uint8_t bytes[VF_HEADER_SIZE + VF_ENTRY_SIZE * (DATAGEN_MAX_PLIES + 1)];
+    RecordWriter out; /* the game in the output format */
 } Game;
 
-/* Plays the game from g->pos; returns the result from White's view. */
+/* Plays the game from g->pos, each move and score pushed to g->out; returns
+ * the result from White's view. */
 static int play_game(const Run *r, Search *s, Game *g)
 {
     int win_streak = 0; /* > 0: plies with White far ahead; < 0: Black */
@@ -309,13 +301,7 @@ static int play_game(const Run *r, Search *s, Game *g)
         const move_t m = res.best;
         const int score = res.score;
         const int white = pos->side == WHITE ? score : -score;
-        g->moves[g->plies] = m;
-        g->scores[g->plies] = (int16_t)(white > PACKED_SCORE_MAX    ? PACKED_SCORE_MAX
-                                        : white < -PACKED_SCORE_MAX ? -PACKED_SCORE_MAX
-                                                                    : white);
-        g->quiet[g->plies] = !pos_in_check(pos) && !pos_is_capture(pos, m)
-                             && move_kind(m) != MOVE_PROMOTION && !is_mate_score(score)
-                             && score < DATAGEN_SCORE_BOUND && score > -DATAGEN_SCORE_BOUND;
+        record_push(&g->out, m, white);
         g->plies++;
 
         /* Adjudication: far ahead for several plies wins; level late on draws. */
@@ -336,31 +322,6 @@ static int play_game(const Run *r, Search *s, Game *g)
 
         pos_make_game_move(pos, m);
     }
-}
-
-/* The game in the output format: its bytes (g->bytes or g->recs) and their
- * number, and the positions they hold in *positions. */
-static size_t encode_game(Game *g, DatagenFormat format, int result, const uint8_t **bytes,
-                          int *positions)
-{
-    *positions = 0;
-    if (format == DATAGEN_FORMAT_GAME) {
-        *bytes = g->bytes;
-        if (!vf_encode_game(&g->start, result, g->moves, g->scores, g->plies, g->bytes))
-            return 0;
-        *positions = g->plies;
-        return vf_game_size(g->plies);
-    }
-    memcpy(&g->pos, &g->start, sizeof g->pos);
-    int n = 0;
-    for (int i = 0; i < g->plies; i++) {
-        if (g->quiet[i] && packed_from_position(&g->pos, g->scores[i], result, &g->recs[n]))
-            n++;
-        pos_make_game_move(&g->pos, g->moves[i]);
-    }
-    *positions = n;
-    *bytes = g->recs[0].b;
-    return (size_t)n * PACKED_SIZE;
 }
 
 /* One write(2) per game on an O_APPEND descriptor: a run that is stopped
@@ -394,6 +355,11 @@ static void *worker_main(void *arg)
     Run *r = arg;
     Search *s = search_create(DATAGEN_TT_MB, NULL);
     Game *g = calloc(1, sizeof *g);
+    if (g && !record_writer_init(&g->out, r->opt->format)) {
+        record_writer_free(&g->out);
+        free(g);
+        g = NULL;
+    }
     if (!s || !g)
         fail(r, "out of memory for a worker");
     if (s)
@@ -411,25 +377,33 @@ static void *worker_main(void *arg)
             pthread_mutex_unlock(&r->lock);
             continue;
         }
-        memcpy(&g->start, &g->pos, sizeof g->start);
+        record_start(&g->out, &g->pos);
         search_new_game(s);
-        int result = play_game(r, s, g), positions;
-        const uint8_t *bytes;
-        size_t size = encode_game(g, r->opt->format, result, &bytes, &positions);
+        int result = play_game(r, s, g);
+        /* A game the format cannot hold (a book start of more than 32
+         * pieces, in the game format) is skipped. */
+        bool whole = record_finish(&g->out, result);
         pthread_mutex_lock(&r->lock);
-        if (!r->failed && !write_all(r->fd, bytes, size)) {
+        if (!whole) {
+            r->stats.skipped++;
+            pthread_mutex_unlock(&r->lock);
+            continue;
+        }
+        if (!r->failed && !write_all(r->fd, g->out.bytes, g->out.size)) {
             r->failed = true;
             snprintf(r->err, sizeof r->err, "cannot write to '%s': %s", r->opt->out,
                      strerror(errno));
         }
         r->stats.games++;
-        r->stats.positions += positions;
+        r->stats.positions += g->out.positions;
         r->stats.white_wins += result == RESULT_WHITE_WINS;
         r->stats.draws += result == RESULT_DRAW;
         r->stats.black_wins += result == RESULT_BLACK_WINS;
         pthread_mutex_unlock(&r->lock);
     }
     search_destroy(s);
+    if (g)
+        record_writer_free(&g->out);
     free(g);
     pthread_mutex_lock(&r->lock);
     r->running--;
@@ -471,8 +445,8 @@ static uint64_t new_seed(void)
 }
 
 /* Opens the output for appending; an existing file must end with a whole
- * game (format game: 4 zero bytes) or record (format packed: a multiple of
- * 32 bytes), or appending would hide the damage. -1 with a message. */
+ * game or record of the format, or appending would hide the damage. -1 with
+ * a message. */
 static int open_output(const DatagenOptions *opt, char *err, size_t errlen)
 {
     int fd = open(opt->out, O_WRONLY | O_APPEND | O_CREAT, 0644);
@@ -483,22 +457,18 @@ static int open_output(const DatagenOptions *opt, char *err, size_t errlen)
     struct stat sb;
     bool whole = fstat(fd, &sb) == 0;
     if (whole && sb.st_size > 0) {
-        if (opt->format == DATAGEN_FORMAT_PACKED)
-            whole = sb.st_size % PACKED_SIZE == 0;
-        else {
-            uint8_t tail[VF_ENTRY_SIZE];
-            int rfd = open(opt->out, O_RDONLY);
-            whole = rfd >= 0 && sb.st_size >= VF_HEADER_SIZE + VF_ENTRY_SIZE
-                    && pread(rfd, tail, sizeof tail, sb.st_size - VF_ENTRY_SIZE) == sizeof tail
-                    && !memcmp(tail, "\0\0\0\0", sizeof tail);
-            if (rfd >= 0)
-                close(rfd);
-        }
+        uint8_t tail[4];
+        size_t n = sb.st_size < (off_t)sizeof tail ? (size_t)sb.st_size : sizeof tail;
+        int rfd = open(opt->out, O_RDONLY);
+        whole = rfd >= 0 && pread(rfd, tail, n, sb.st_size - (off_t)n) == (ssize_t)n
+                && opt->format->ends_whole((long long)sb.st_size, tail);
+        if (rfd >= 0)
+            close(rfd);
         if (!whole) {
             snprintf(err, errlen,
                      "'%s' does not end with a whole %s (another format, or cut "
                      "off): not appending to it",
-                     opt->out, opt->format == DATAGEN_FORMAT_PACKED ? "32-byte record" : "game");
+                     opt->out, opt->format->unit);
             close(fd);
             return -1;
         }
@@ -506,34 +476,64 @@ static int open_output(const DatagenOptions *opt, char *err, size_t errlen)
     return fd;
 }
 
-static bool emit_game(void *ctx, const uint8_t *bytes, size_t size)
-{
-    return write_all(*(const int *)ctx, bytes, size);
-}
-
-/* datagen pgn IN out OUT. */
+/* datagen pgn IN out OUT: every game of the PGN (movegen/records/pgn.h)
+ * through the writer of the output format; a bad game is reported with its
+ * line and skipped. */
 static bool convert_pgn(const DatagenOptions *opt, void (*print)(const char *line),
                         DatagenStats *stats, char *err, size_t errlen)
 {
+    DatagenStats st;
+    memset(&st, 0, sizeof st);
     int fd = open_output(opt, err, errlen);
     if (fd < 0)
         return false;
     int64_t t0 = now_ms();
-    PgnStats ps;
-    bool ok = pgn_convert(opt->pgn, emit_game, &fd, print, &ps, err, errlen);
+    RecordWriter out;
+    PgnReader *in = pgn_open(opt->pgn, err, errlen);
+    bool ok = in != NULL;
+    if (ok && !(ok = record_writer_init(&out, opt->format)))
+        snprintf(err, errlen, "out of memory");
+    char why[1600], line[1700];
+    int status;
+    while (ok && (status = pgn_next_game(in, why, sizeof why)) != RECORD_END) {
+        RecordGame g = pgn_game(in);
+        if (status == RECORD_FAILED) {
+            snprintf(err, errlen, "%s", why);
+            ok = false;
+            break;
+        }
+        if (status == RECORD_GAME && !record_write_game(&out, &g)) {
+            snprintf(why, sizeof why, "%s:%d: %s", opt->pgn, pgn_line(in), out.error);
+            status = RECORD_BAD_GAME;
+        }
+        if (status == RECORD_BAD_GAME) {
+            st.skipped++;
+            snprintf(line, sizeof line, "%s; game %lld skipped", why, g.number);
+            if (print)
+                print(line);
+            continue;
+        }
+        if (!write_all(fd, out.bytes, out.size)) {
+            snprintf(err, errlen, "cannot write the converted games: %s", strerror(errno));
+            ok = false;
+            break;
+        }
+        st.games++;
+        st.positions += out.positions;
+        st.white_wins += g.result_white == RESULT_WHITE_WINS;
+        st.draws += g.result_white == RESULT_DRAW;
+        st.black_wins += g.result_white == RESULT_BLACK_WINS;
+    }
+    if (in) {
+        record_writer_free(&out);
+        pgn_close(in);
+    }
     if (close(fd) != 0 && ok) {
         snprintf(err, errlen, "cannot write to '%s': %s", opt->out, strerror(errno));
         ok = false;
     }
-    DatagenStats st = {ps.games,
-                       ps.skipped,
-                       ps.positions,
-                       ps.white_wins,
-                       ps.draws,
-                       ps.black_wins,
-                       (double)(now_ms() - t0) / 1000.0};
+    st.seconds = (double)(now_ms() - t0) / 1000.0;
     if (ok && print) {
-        char line[1400];
         snprintf(line, sizeof line,
                  "converted %s: games %lld positions %lld skipped %lld (white %lld draw %lld "
                  "black %lld)",
@@ -592,9 +592,9 @@ bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), Dat
         snprintf(line, sizeof line,
                  "datagen out %s format %s games %lld threads %d nodes %llu random %s frc %d%s%s "
                  "seed %llu",
-                 opt->out, opt->format == DATAGEN_FORMAT_PACKED ? "packed" : "game", opt->games,
-                 threads, (unsigned long long)opt->nodes, random, r->rules.frc,
-                 *opt->book ? " book " : "", opt->book, (unsigned long long)r->seed);
+                 opt->out, opt->format->name, opt->games, threads, (unsigned long long)opt->nodes,
+                 random, r->rules.frc, *opt->book ? " book " : "", opt->book,
+                 (unsigned long long)r->seed);
         print(line);
     }
 

@@ -2,25 +2,27 @@
  * play whole games at a fixed node count per move from varied openings and
  * append them to a file.
  *
- * Formats (`format`):
- *   game    (default) the game format of movegen/viriformat.h, the public
- *           viriformat of Viridithas and bullet: each game once as its start
- *           position and result, then per ply the move played and the search
- *           score (White's view), about 4 bytes a position. Every searched
- *           position is stored; filters apply when the file is read
- *           (VfFilter: first plies, in check, capture or promotion played,
- *           mate scores).
- *   packed  the 32-byte records of movegen/packed.h (marlinformat) that the
- *           HCE tuner reads (eval/tune.c): only quiet positions (not in
- *           check, no capture or promotion played, no mate score, |score| <
- *           DATAGEN_SCORE_BOUND), each with its score and the game result.
+ * Formats (`format`), written through the one writer of
+ * movegen/records/record.h (start, push each move and score, finish):
+ *   game    (default) the game format of movegen/records/viriformat.h, the
+ *           public viriformat of Viridithas and bullet: each game once as
+ *           its start position and result, then per ply the move played and
+ *           the search score (White's view), about 4 bytes a position. Every
+ *           searched position is stored; filters apply when the file is
+ *           read (VfFilter: first plies, in check, capture or promotion
+ *           played, mate scores).
+ *   packed  the 32-byte records of movegen/records/packed.h (marlinformat)
+ *           that the HCE tuner reads (eval/tune/): only quiet positions (not
+ *           in check, no capture or promotion played, |score| <
+ *           PACKED_QUIET_SCORE), each with its score and the game result.
  *
  * Openings: the start position plus 8 or 9 random legal plies (`random N`:
  * exactly N), or for `frc` percent of the games (default 10) a random
  * Chess960 start position plus the same plies; with a `book` a book line
  * (taken in turn from a seeded offset) plus `random` plies (default 0). An
- * opening is kept when a search of DATAGEN_VERIFY_NODES nodes scores it
- * within +-DATAGEN_OPENING_SCORE cp, and drawn again otherwise (64 tries).
+ * opening is kept when a search of OPENING_VERIFY_NODES nodes scores it
+ * within +-OPENING_MAX_SCORE cp, and drawn again otherwise (OPENING_TRIES
+ * tries; engine/openings.h).
  * The openings depend only on the seed, the game's number, the book and the
  * opening options, never on the threads or nodes.
  *
@@ -42,7 +44,7 @@
  *
  * `datagen pgn IN out OUT` converts instead the games of a PGN with scores,
  * such as an OpenBench datagen run returns, to the game format
- * (engine/pgn.h); a bad game is reported with its line and skipped.
+ * (movegen/records/pgn.h); a bad game is reported with its line and skipped.
  *
  * genfens (for OpenBench's workers, which run `./rokade "genfens N seed S
  * book <FILE|None> [extra]" quit` and keep the `info string genfens <FEN>`
@@ -61,17 +63,15 @@
 #include <stdint.h>
 
 #include "../eval/nnue/nnue.h"
+#include "../movegen/records/record.h"
 
 enum {
-    DATAGEN_GAMES = 1000,       /* default number of games */
-    DATAGEN_NODES = 5000,       /* default nodes per move */
-    DATAGEN_FRC_PERCENT = 10,   /* default share of Chess960 starts */
-    DATAGEN_TT_MB = 1,          /* table of each worker: 5000-node searches fill a few thousand
-                                 * entries, and 1 MB stays in the cache (+12% positions/s over
-                                 * 16 MB) */
-    DATAGEN_SCORE_BOUND = 3000, /* format packed: |score| at or above is not written */
-    DATAGEN_VERIFY_NODES = 5000,
-    DATAGEN_OPENING_SCORE = 400,
+    DATAGEN_GAMES = 1000,     /* default number of games */
+    DATAGEN_NODES = 5000,     /* default nodes per move */
+    DATAGEN_FRC_PERCENT = 10, /* default share of Chess960 starts */
+    DATAGEN_TT_MB = 1,        /* table of each worker: 5000-node searches fill a few thousand
+                               * entries, and 1 MB stays in the cache (+12% positions/s over
+                               * 16 MB) */
     DATAGEN_WIN_SCORE = 1500,
     DATAGEN_WIN_PLIES = 5,
     DATAGEN_DRAW_PLY = 80,
@@ -80,18 +80,16 @@ enum {
     DATAGEN_MAX_PLIES = 400,
 };
 
-typedef enum { DATAGEN_FORMAT_GAME, DATAGEN_FORMAT_PACKED } DatagenFormat;
-
 typedef struct {
     char out[1024];  /* required */
     char book[1024]; /* "" = start position */
-    char pgn[1024];  /* "": play games; else convert this PGN file (engine/pgn.h) */
+    char pgn[1024];  /* "": play games; else convert this PGN file (movegen/records/pgn.h) */
     long long games;
     int threads; /* 0 = every CPU */
     uint64_t nodes;
-    int random; /* -1 = default (8 or 9; 0 with a book) */
-    int frc;    /* percent of Chess960 starts; -1 = default (10; 0 with a book) */
-    DatagenFormat format;
+    int random;                 /* -1 = default (8 or 9; 0 with a book) */
+    int frc;                    /* percent of Chess960 starts; -1 = default (10; 0 with a book) */
+    const RecordFormat *format; /* RecordViriformat ("game") or RecordPacked */
     uint64_t seed;
     bool seed_given; /* false: a new random seed */
     /* The evaluation of the searches (NULL: the hand-crafted one): not an

@@ -10,7 +10,6 @@
 
 #include "../movegen/movegen.h"
 #include "../movegen/util.h"
-#include "datagen.h"
 
 /* ------------------------------------------------------------------------ */
 /* The book                                                                 */
@@ -202,9 +201,9 @@ bool opening_make(const OpeningRules *o, uint64_t seed, long long index, Search 
             continue;
         search_new_game(s);
         SearchResult res;
-        search_position(s, pos, 0, DATAGEN_VERIFY_NODES, &res);
+        search_position(s, pos, 0, OPENING_VERIFY_NODES, &res);
         int score = res.score < 0 ? -res.score : res.score;
-        if (score <= DATAGEN_OPENING_SCORE)
+        if (score <= OPENING_MAX_SCORE)
             return true;
         if (best_score < 0 || score < best_score) {
             best_score = score;

@@ -1,6 +1,6 @@
 /* The openings of datagen and genfens (rules in datagen.h): a book of FENs,
  * the start position or a random Chess960 one, then random legal plies,
- * kept when a short search scores them within +-DATAGEN_OPENING_SCORE. An
+ * kept when a short search scores them within +-OPENING_MAX_SCORE. An
  * opening depends only on the seed, its number, the book and the rules. */
 #ifndef ROKADE_OPENINGS_H
 #define ROKADE_OPENINGS_H
@@ -12,7 +12,11 @@
 #include "../movegen/position.h"
 #include "../search/search.h"
 
-enum { OPENING_TRIES = 64 };
+enum {
+    OPENING_VERIFY_NODES = 5000, /* the search that checks an opening */
+    OPENING_MAX_SCORE = 400,     /* |score| beyond which an opening is drawn again */
+    OPENING_TRIES = 64,
+};
 
 typedef struct {
     char **fens;
@@ -33,8 +37,8 @@ typedef struct {
 /* Opening `index` of the seed into pos (spare is scratch space): the base
  * position (book line `index` from a seeded offset, or a Chess960 start for
  * o->frc percent of the indices, or the start position), the random plies,
- * and a search of DATAGEN_VERIFY_NODES nodes that must score it within
- * +-DATAGEN_OPENING_SCORE, drawn again up to OPENING_TRIES times. True when
+ * and a search of OPENING_VERIFY_NODES nodes that must score it within
+ * +-OPENING_MAX_SCORE, drawn again up to OPENING_TRIES times. True when
  * one was found; otherwise pos holds the playable try of the smallest
  * |score| (or the base position when none was playable). */
 bool opening_make(const OpeningRules *o, uint64_t seed, long long index, Search *s, Position *pos,

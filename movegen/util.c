@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <math.h>
 #include <pthread.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,4 +129,22 @@ void run_parallel(void *(*fn)(void *), void *jobs, size_t size, int n)
     }
     free(tid);
     free(started);
+}
+
+bool arrays_reserve(size_t *cap, size_t need, const GrowArray *arrays, int n)
+{
+    if (need <= *cap)
+        return true;
+    size_t grown = *cap ? *cap : 256;
+    while (grown < need)
+        grown *= 2;
+    for (int i = 0; i < n; i++) {
+        void *old, *grew;
+        memcpy(&old, arrays[i].array, sizeof old);
+        if (grown > SIZE_MAX / arrays[i].size || !(grew = realloc(old, grown * arrays[i].size)))
+            return false; /* old is still the array */
+        memcpy(arrays[i].array, &grew, sizeof grew);
+    }
+    *cap = grown;
+    return true;
 }

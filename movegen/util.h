@@ -1,5 +1,6 @@
 /* The small helpers every layer shares, one of each: a random generator
- * (splitmix64), a monotonic clock, a tokenizer and a number parser. They sit
+ * (splitmix64), a monotonic clock, a tokenizer, a number parser and growable
+ * arrays. They sit
  * at the bottom of the tree so that movegen, eval, search and the programs
  * on top can all use them. */
 #ifndef ROKADE_UTIL_H
@@ -78,5 +79,20 @@ bool parse_int_saturating(const char *s, long long *out);
 /* A whole decimal or real number in [lo, hi], and an integer when integer
  * is set: no trailing text, no overflow. False (out untouched) otherwise. */
 bool parse_real(const char *s, double lo, double hi, bool integer, double *out);
+
+/* ---- Growable arrays ---------------------------------------------------- */
+
+/* One of a set of arrays that grow together (one entry per ply of a game,
+ * say): the address of its pointer (a T **) and the size of a T. */
+typedef struct {
+    void *array;
+    size_t size;
+} GrowArray;
+
+/* Makes room for `need` elements in each of the n arrays, whose common
+ * capacity is *cap: doubles it (from 256) until it holds them and
+ * reallocates every array. False when out of memory: the arrays stay valid
+ * (some may have grown) and *cap is unchanged. */
+bool arrays_reserve(size_t *cap, size_t need, const GrowArray *arrays, int n);
 
 #endif

@@ -1,5 +1,5 @@
 /* Writes the tuner's test data (tests/data/tune_sample.bin, `make
- * tune-sample`): packed records (movegen/packed.h) from short self-play games.
+ * tune-sample`): packed records (movegen/records/packed.h) from short self-play games.
  * Each game starts from a bench position (or the start position) after 2 to
  * 9 random legal plies, then both sides play the best move of a depth-4
  * search (search_fixed_depth, one thread, table cleared per game); every
@@ -16,7 +16,7 @@
 
 #include "../bench/positions.h"
 #include "../movegen/movegen.h"
-#include "../movegen/packed.h"
+#include "../movegen/records/packed.h"
 #include "../movegen/util.h"
 #include "../search/search.h"
 

@@ -1,12 +1,13 @@
 /* datagen tests: the packed records are whole, valid, quiet positions; the
- * game format (movegen/viriformat.h) round-trips (Chess960 castling, e.p.,
- * promotions), filters and refuses bad files; datagen is reproducible with
- * one thread and a seed, plays the same games on more threads, verifies its
- * openings, ends its games by rules its scores explain, appends with a new
- * printed seed; genfens prints N legal FENs of the seed; the PGN converter
- * reads OpenBench's comments and skips bad games with their line; bad
- * options, files and books are refused, and the command line exits with
- * status 2 on them. */
+ * game format (movegen/records/viriformat.h) round-trips (Chess960 castling,
+ * e.p., promotions), filters and refuses bad files; the two writers
+ * (movegen/records/record.h) agree on the same games; datagen is
+ * reproducible with one thread and a seed, plays the same games on more
+ * threads, verifies its openings, ends its games by rules its scores
+ * explain, appends with a new printed seed; genfens prints N legal FENs of
+ * the seed; the PGN converter reads OpenBench's comments and skips bad games
+ * with their line; bad options, files and books are refused, and the
+ * command line exits with status 2 on them. */
 #include <criterion/criterion.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -15,12 +16,14 @@
 #include <unistd.h>
 
 #include "../engine/datagen.h"
+#include "../engine/openings.h"
 #include "../eval/nnue/nnue.h"
 #include "../movegen/movegen.h"
 #include "../movegen/notation.h"
-#include "../movegen/packed.h"
+#include "../movegen/records/packed.h"
+#include "../movegen/records/record.h"
+#include "../movegen/records/viriformat.h"
 #include "../movegen/util.h"
-#include "../movegen/viriformat.h"
 #include "../search/search.h"
 
 static void setup(void) { movegen_init(); }
@@ -85,8 +88,8 @@ Test(datagen, records_are_valid_quiet_positions)
                   i, err);
         cr_expect(result >= 0 && result <= 2, "record %ld: result %d", i, result);
         cr_expect(!pos_in_check(pos), "record %ld is not in check", i);
-        cr_expect(score > -DATAGEN_SCORE_BOUND && score < DATAGEN_SCORE_BOUND,
-                  "record %ld: score %d", i, score);
+        cr_expect(score > -PACKED_QUIET_SCORE && score < PACKED_QUIET_SCORE, "record %ld: score %d",
+                  i, score);
         cr_expect_eq(pos_game_state(pos), GAME_ONGOING, "record %ld: a game position", i);
     }
     free(pos);
@@ -188,8 +191,8 @@ Test(datagen, games_are_whole_openings_verified_and_endings_explained)
     long long games = 0, positions = 0, results[3] = {0, 0, 0};
     int chess960 = 0, plies8 = 0;
     int st_code;
-    while ((st_code = vf_next_game(r, err, sizeof err)) == VF_GAME) {
-        VfGame g = vf_game(r);
+    while ((st_code = vf_next_game(r, err, sizeof err)) == RECORD_GAME) {
+        RecordGame g = vf_game(r);
         games++;
         positions += g.plies;
         results[g.result_white]++;
@@ -199,8 +202,8 @@ Test(datagen, games_are_whole_openings_verified_and_endings_explained)
                   "game %lld: opening of %d plies", games, g.start->game_ply);
         search_new_game(s);
         SearchResult res;
-        search_position(s, g.start, 0, DATAGEN_VERIFY_NODES, &res);
-        cr_expect(res.score >= -DATAGEN_OPENING_SCORE && res.score <= DATAGEN_OPENING_SCORE,
+        search_position(s, g.start, 0, OPENING_VERIFY_NODES, &res);
+        cr_expect(res.score >= -OPENING_MAX_SCORE && res.score <= OPENING_MAX_SCORE,
                   "game %lld: opening scored %d", games, res.score);
         memcpy(pos, g.start, sizeof *pos);
         for (int i = 0; i < g.plies; i++)
@@ -226,7 +229,7 @@ Test(datagen, games_are_whole_openings_verified_and_endings_explained)
                           "game %lld: drawn, score %d", games, last[-i]);
         }
     }
-    cr_expect_eq(st_code, VF_END, "%s", err);
+    cr_expect_eq(st_code, RECORD_END, "%s", err);
     cr_expect_eq(games, st.games);
     cr_expect_eq(positions, st.positions);
     cr_expect_eq(results[RESULT_WHITE_WINS], st.white_wins);
@@ -408,7 +411,7 @@ Test(datagen, command_line_errors_exit_with_status_2)
 }
 
 /* ------------------------------------------------------------------------ */
-/* The game format (movegen/viriformat.h)                                   */
+/* The game format (movegen/records/viriformat.h)                                   */
 
 /* The same position: pieces, side, castling rights and rooks, e.p., the
  * halfmove clock and the game ply (the key covers what it can). */
@@ -470,22 +473,33 @@ static void random_game(TestGame *g, const char *fen, bool chess960, uint64_t se
     free(pos);
 }
 
+/* The game in the game format through the writer (w->bytes, w->size): a
+ * header, an entry per ply and the terminator. */
+static void encode_game(RecordWriter *w, const TestGame *g, int result)
+{
+    record_start(w, g->start);
+    for (int i = 0; i < g->plies; i++)
+        record_push(w, g->moves[i], g->scores[i]);
+    cr_assert(record_finish(w, result));
+    cr_assert_eq(w->size, VF_HEADER_SIZE + VF_ENTRY_SIZE * ((size_t)g->plies + 1));
+    cr_assert_eq(w->positions, g->plies);
+}
+
 static void write_games(const char *path, TestGame *games, int n)
 {
     FILE *f = fopen(path, "wb");
     cr_assert_not_null(f);
+    RecordWriter w;
+    cr_assert(record_writer_init(&w, &RecordViriformat));
     for (int i = 0; i < n; i++) {
-        size_t size = vf_game_size(games[i].plies);
-        uint8_t *buf = malloc(size);
-        cr_assert(vf_encode_game(games[i].start, games[i].result, games[i].moves, games[i].scores,
-                                 games[i].plies, buf));
-        cr_assert_eq(fwrite(buf, 1, size, f), size);
-        free(buf);
+        encode_game(&w, &games[i], games[i].result);
+        cr_assert_eq(fwrite(w.bytes, 1, w.size, f), w.size);
         if (i == 1) { /* an extension record, which readers skip */
             static const uint8_t Ext[] = {0, 0, 0, 0, 0, 0, 0, 0, 7, 0, 3, 0, 1, 2, 3, 0, 0, 0, 0};
             cr_assert_eq(fwrite(Ext, 1, sizeof Ext, f), sizeof Ext);
         }
     }
+    record_writer_free(&w);
     fclose(f);
 }
 
@@ -525,8 +539,8 @@ Test(datagen, game_format_round_trips)
     VfFilter none = vf_filter_none();
     for (int i = 0; i < N; i++) {
         int st = vf_next_game(r, err, sizeof err);
-        cr_assert_eq(st, VF_GAME, "game %d: %s", i, err);
-        VfGame g = vf_game(r);
+        cr_assert_eq(st, RECORD_GAME, "game %d: %s", i, err);
+        RecordGame g = vf_game(r);
         cr_expect_eq(g.number, i + 1);
         cr_expect_eq(g.result_white, games[i].result, "game %d: result", i);
         cr_assert_eq(g.plies, games[i].plies, "game %d: plies", i);
@@ -552,10 +566,94 @@ Test(datagen, game_format_round_trips)
         cr_expect(!vf_next_position(r, &none, &p), "game %d has no more positions", i);
         free(games[i].start);
     }
-    cr_expect_eq(vf_next_game(r, err, sizeof err), VF_END);
+    cr_expect_eq(vf_next_game(r, err, sizeof err), RECORD_END);
     vf_close(r);
     free(replay);
     unlink(path);
+}
+
+/* The two writers on the same games: the packed one keeps exactly the quiet
+ * positions (not in check, no capture or promotion played, |score| below
+ * PACKED_QUIET_SCORE), each with its score and the result; a game read back
+ * from the game format and written again is the same bytes; a start the
+ * game format cannot hold is refused with the reason. */
+Test(datagen, writers_agree)
+{
+    static const char *const Fens[] = {
+        START_FEN, "r3k2r/p1ppqpb1/bn2pnp1/3PN3/1p2P3/2N2Q1p/PPPBBPPP/R3K2R w KQkq - 0 1"};
+    RecordWriter packed, game, again;
+    cr_assert(record_writer_init(&packed, record_format("packed")));
+    cr_assert(record_writer_init(&game, record_format("game")));
+    cr_assert(record_writer_init(&again, &RecordViriformat));
+    cr_expect_eq(packed.format, &RecordPacked);
+    cr_expect_eq(game.format, &RecordViriformat);
+    cr_expect_null(record_format("pgn"));
+    char path[128], err[300];
+    temp_path(path, sizeof path, "writers");
+    Position *pos = malloc(sizeof *pos), *back = malloc(sizeof *back);
+    for (int k = 0; k < 2; k++) {
+        TestGame g;
+        random_game(&g, Fens[k], false, 50 + (uint64_t)k);
+        for (int i = 0; i < g.plies; i++) /* most within the quiet bound */
+            g.scores[i] = (int16_t)(g.scores[i] / 8);
+        encode_game(&game, &g, g.result);
+        record_start(&packed, g.start);
+        for (int i = 0; i < g.plies; i++)
+            record_push(&packed, g.moves[i], g.scores[i]);
+        cr_assert(record_finish(&packed, g.result));
+        memcpy(pos, g.start, sizeof *pos);
+        int n = 0;
+        for (int i = 0; i < g.plies; i++) {
+            move_t m = g.moves[i];
+            if (!pos_in_check(pos) && !pos_is_capture(pos, m) && move_kind(m) != MOVE_PROMOTION
+                && g.scores[i] < PACKED_QUIET_SCORE && g.scores[i] > -PACKED_QUIET_SCORE) {
+                cr_assert((size_t)(n + 1) * PACKED_SIZE <= packed.size, "game %d: record %d", k, n);
+                PackedPos rec;
+                memcpy(rec.b, packed.bytes + (size_t)n * PACKED_SIZE, PACKED_SIZE);
+                int score, result;
+                cr_assert(packed_to_position(&rec, back, &score, &result, err, sizeof err), "%s",
+                          err);
+                expect_same_position(back, pos, "packed record");
+                cr_expect_eq(score, g.scores[i], "game %d ply %d", k, i);
+                cr_expect_eq(result, g.result, "game %d ply %d", k, i);
+                n++;
+            }
+            pos_make_game_move(pos, m);
+        }
+        cr_expect(n > 10, "game %d: %d quiet positions", k, n);
+        cr_expect_eq(packed.positions, n);
+        cr_expect_eq(packed.size, (size_t)n * PACKED_SIZE);
+
+        FILE *f = fopen(path, "wb");
+        cr_assert_not_null(f);
+        cr_assert_eq(fwrite(game.bytes, 1, game.size, f), game.size);
+        fclose(f);
+        VfReader *r = vf_open(path, err, sizeof err);
+        cr_assert_not_null(r, "%s", err);
+        cr_assert_eq(vf_next_game(r, err, sizeof err), RECORD_GAME, "%s", err);
+        RecordGame read = vf_game(r);
+        cr_assert(record_write_game(&again, &read));
+        cr_expect_eq(again.positions, g.plies);
+        cr_assert_eq(again.size, game.size);
+        cr_expect(memcmp(again.bytes, game.bytes, game.size) == 0, "game %d written again", k);
+        vf_close(r);
+        free(g.start);
+    }
+    /* 40 pieces: no game-format header can hold them. */
+    cr_assert(pos_set_fen(pos, "rnbqkbnr/8/pppppppp/pppppppp/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1",
+                          false, err, sizeof err),
+              "%s", err);
+    record_start(&game, pos);
+    record_push(&game, move_from_uci(pos, "g1f3"), 10);
+    cr_expect(!record_finish(&game, RESULT_DRAW));
+    cr_expect(game.error && strstr(game.error, "more than 32 pieces"), "%s",
+              game.error ? game.error : "no reason");
+    unlink(path);
+    free(pos);
+    free(back);
+    record_writer_free(&packed);
+    record_writer_free(&game);
+    record_writer_free(&again);
 }
 
 /* The moves of a game in UCI notation, each checked legal. */
@@ -616,7 +714,7 @@ Test(datagen, game_format_filter)
         VfReader *r = vf_open(path, err, sizeof err);
         cr_assert_not_null(r, "%s", err);
         for (int i = 0; i < 2; i++) {
-            cr_assert_eq(vf_next_game(r, err, sizeof err), VF_GAME, "%s", err);
+            cr_assert_eq(vf_next_game(r, err, sizeof err), RECORD_GAME, "%s", err);
             char got[16] = "";
             size_t n = 0;
             VfPosition p;
@@ -642,9 +740,13 @@ Test(datagen, game_format_bad_input)
 {
     TestGame g;
     random_game(&g, START_FEN, false, 7);
-    size_t size = vf_game_size(g.plies);
+    RecordWriter w;
+    cr_assert(record_writer_init(&w, &RecordViriformat));
+    encode_game(&w, &g, RESULT_DRAW);
+    size_t size = w.size;
     uint8_t *good = malloc(size), *bad = malloc(size);
-    cr_assert(vf_encode_game(g.start, RESULT_DRAW, g.moves, g.scores, g.plies, good));
+    memcpy(good, w.bytes, size);
+    record_writer_free(&w);
     char path[128], err[300];
     temp_path(path, sizeof path, "bad");
     static const struct {
@@ -666,13 +768,13 @@ Test(datagen, game_format_bad_input)
         fclose(f);
         VfReader *r = vf_open(path, err, sizeof err);
         cr_assert_not_null(r);
-        cr_expect_eq(vf_next_game(r, err, sizeof err), VF_BAD_GAME, "break %zu", b);
+        cr_expect_eq(vf_next_game(r, err, sizeof err), RECORD_BAD_GAME, "break %zu", b);
         cr_expect(strstr(err, Breaks[b].words) && strstr(err, "game 1"), "break %zu: %s", b, err);
         VfPosition p;
         cr_expect(!vf_next_position(r, NULL, &p));
-        cr_expect_eq(vf_next_game(r, err, sizeof err), VF_GAME, "break %zu: %s", b, err);
+        cr_expect_eq(vf_next_game(r, err, sizeof err), RECORD_GAME, "break %zu: %s", b, err);
         cr_expect_eq(vf_game(r).plies, g.plies);
-        cr_expect_eq(vf_next_game(r, err, sizeof err), VF_FAILED);
+        cr_expect_eq(vf_next_game(r, err, sizeof err), RECORD_FAILED);
         cr_expect(strstr(err, "truncated"), "%s", err);
         vf_close(r);
     }
@@ -767,9 +869,9 @@ Test(datagen, genfens_prints_n_legal_fens_of_the_seed)
         free(std);
         search_new_game(s);
         SearchResult res;
-        search_position(s, pos, 0, DATAGEN_VERIFY_NODES, &res);
-        cr_expect(res.score >= -DATAGEN_OPENING_SCORE && res.score <= DATAGEN_OPENING_SCORE,
-                  "%s scored %d", fen, res.score);
+        search_position(s, pos, 0, OPENING_VERIFY_NODES, &res);
+        cr_expect(res.score >= -OPENING_MAX_SCORE && res.score <= OPENING_MAX_SCORE, "%s scored %d",
+                  fen, res.score);
     }
     cr_expect(chess960 > 0 && chess960 < 24, "Chess960 openings: %d of 24", chess960);
     cr_expect(common < 3, "another seed, other FENs (%d in common)", common);
@@ -932,8 +1034,8 @@ Test(datagen, pgn_converter)
     cr_assert_not_null(r, "%s", err);
     Position *pos = malloc(sizeof *pos);
     for (int i = 0; i < 3; i++) {
-        cr_assert_eq(vf_next_game(r, err, sizeof err), VF_GAME, "%s", err);
-        VfGame g = vf_game(r);
+        cr_assert_eq(vf_next_game(r, err, sizeof err), RECORD_GAME, "%s", err);
+        RecordGame g = vf_game(r);
         char fen[128];
         pos_get_fen(g.start, fen, sizeof fen);
         cr_expect_str_eq(fen, Expect[i].start, "game %d: the start after the book moves", i);
@@ -953,7 +1055,7 @@ Test(datagen, pgn_converter)
         }
         cr_expect_eq(ply, g.plies, "game %d", i);
     }
-    cr_expect_eq(vf_next_game(r, err, sizeof err), VF_END);
+    cr_expect_eq(vf_next_game(r, err, sizeof err), RECORD_END);
     vf_close(r);
     free(pos);
 

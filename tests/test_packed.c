@@ -1,4 +1,4 @@
-/* Packed training records (movegen/packed.h): every position of the perft
+/* Packed training records (movegen/records/packed.h): every position of the perft
  * suites and of random games from them packs and unpacks to the same
  * position, score and result; damaged records are refused with the position
  * left as it was. */
@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "../movegen/movegen.h"
-#include "../movegen/packed.h"
+#include "../movegen/records/packed.h"
 #include "../movegen/util.h"
 
 static void setup(void) { movegen_init(); }

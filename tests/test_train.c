@@ -18,7 +18,7 @@
 
 #include "../eval/nnue/format.h"
 #include "../eval/train/train.h"
-#include "../movegen/viriformat.h"
+#include "../movegen/records/viriformat.h"
 
 static const char *const Sample = "tests/data/train_sample.vf";
 
@@ -52,8 +52,8 @@ static TrainPos *load_sample(size_t max, size_t *n)
     VfFilter f = vf_filter_default();
     *n = 0;
     int st;
-    while (*n < max && (st = vf_next_game(r, err, sizeof err)) != VF_END) {
-        cr_assert(st == VF_GAME, "%s", err);
+    while (*n < max && (st = vf_next_game(r, err, sizeof err)) != RECORD_END) {
+        cr_assert(st == RECORD_GAME, "%s", err);
         VfPosition p;
         while (*n < max && vf_next_position(r, &f, &p))
             if (train_pos_make(p.pos, p.score, p.result, &pos[*n])) {

@@ -15,8 +15,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "../../movegen/records/viriformat.h"
 #include "../../movegen/util.h"
-#include "../../movegen/viriformat.h"
 #include "../eval.h"
 
 static double clock_seconds(clockid_t id)
@@ -258,18 +258,18 @@ static int load_data(const Options *o, PosSet *train, PosSet *val)
         }
         size_t games = 0, bad_games = 0, n0 = train->n + val->n;
         int st;
-        while (train->n + val->n < limit && (st = vf_next_game(r, err, sizeof err)) != VF_END) {
-            if (st == VF_FAILED) {
+        while (train->n + val->n < limit && (st = vf_next_game(r, err, sizeof err)) != RECORD_END) {
+            if (st == RECORD_FAILED) {
                 /* A file being written ends in a partial game. */
                 printf("%s: %s; read up to there\n", path, err);
                 break;
             }
-            if (st == VF_BAD_GAME) {
+            if (st == RECORD_BAD_GAME) {
                 if (bad_games++ < 5)
                     printf("%s: skipped: %s\n", path, err);
                 continue;
             }
-            VfGame g = vf_game(r);
+            RecordGame g = vf_game(r);
             PosSet *set = held_out(file, g.number, o->val) ? val : train;
             set->games++, games++;
             VfPosition p;

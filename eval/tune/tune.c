@@ -14,7 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-#include "../../movegen/packed.h"
+#include "../../movegen/records/packed.h"
 #include "../../movegen/util.h"
 #include "../trace.h"
 

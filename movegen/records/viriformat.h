@@ -17,13 +17,17 @@
  *
  * A header whose occupancy (bytes 0-7) is 0 opens an extension record
  * instead of a game: u16 id, u16 length N, N bytes, 4 zero bytes; the reader
- * skips it. */
+ * skips it.
+ *
+ * Its writer is RecordViriformat (record.h: `datagen`, `datagen pgn`); it
+ * keeps every position, and the reader filters them. */
 #ifndef ROKADE_VIRIFORMAT_H
 #define ROKADE_VIRIFORMAT_H
 
 #include <stddef.h>
 
 #include "packed.h"
+#include "record.h"
 
 enum {
     VF_HEADER_SIZE = PACKED_SIZE,
@@ -37,21 +41,6 @@ enum {
 uint16_t vf_move_encode(move_t m);
 /* The move in Rokade's encoding; not checked for legality. */
 move_t vf_move_decode(uint16_t v);
-
-/* ---- Writing ----------------------------------------------------------- */
-
-/* Bytes of a game of `plies` plies. */
-static inline size_t vf_game_size(int plies)
-{
-    return VF_HEADER_SIZE + VF_ENTRY_SIZE * ((size_t)plies + 1);
-}
-
-/* Encodes a game into buf (vf_game_size(plies) bytes): the start position,
- * the result (RESULT_*, White's view), the moves played from it and their
- * scores (White's view, clamped to +-32000). False when the start position
- * cannot be packed (more than 32 pieces). */
-bool vf_encode_game(const Position *start, int result_white, const move_t *moves,
-                    const int16_t *scores_white, int plies, uint8_t *buf);
 
 /* ---- Reading ----------------------------------------------------------- */
 
@@ -72,16 +61,6 @@ VfFilter vf_filter_none(void);
  * pass the filter. */
 bool vf_filter_pass(const VfFilter *f, const Position *pos, move_t move, int score_white);
 
-/* The game just read. Pointers stay valid until the next vf_next_game. */
-typedef struct {
-    const Position *start;
-    int result_white; /* RESULT_* */
-    int plies;
-    const move_t *moves;   /* Rokade's encoding, every one legal */
-    const int16_t *scores; /* White's view */
-    long long number;      /* 1 for the first game of the file */
-} VfGame;
-
 /* One position of the game as the reader yields it. */
 typedef struct {
     const Position *pos; /* the position before `move`; valid until the next call */
@@ -93,22 +72,20 @@ typedef struct {
     int ply;          /* game ply of pos (see VfFilter.min_ply) */
 } VfPosition;
 
-enum { VF_GAME = 1, VF_END = 0, VF_BAD_GAME = -1, VF_FAILED = -2 };
-
 typedef struct VfReader VfReader;
 
 /* Opens a file for reading; NULL with a message in err. */
 VfReader *vf_open(const char *path, char *err, size_t errlen);
 void vf_close(VfReader *r);
-/* Reads the next game: VF_GAME; VF_END at the end of the file; VF_BAD_GAME
- * when the game was read but is not valid (a bad header or result, an illegal
- * move; it is skipped and the next call goes on with the next game);
- * VF_FAILED when the file cannot be read on (a truncated game, a read error).
- * Both errors write a message with the file, the game number and its byte
- * offset to err. */
+/* Reads the next game (record.h): RECORD_GAME; RECORD_END at the end of the
+ * file; RECORD_BAD_GAME when the game was read but is not valid (a bad
+ * header or result, an illegal move; it is skipped and the next call goes on
+ * with the next game); RECORD_FAILED when the file cannot be read on (a
+ * truncated game, a read error). Both errors write a message with the file,
+ * the game number and its byte offset to err. */
 int vf_next_game(VfReader *r, char *err, size_t errlen);
-/* The game just read (after VF_GAME). */
-VfGame vf_game(const VfReader *r);
+/* The game just read (after RECORD_GAME). */
+RecordGame vf_game(const VfReader *r);
 /* The next position of the game that passes the filter (NULL: every one);
  * false at the end of the game. */
 bool vf_next_position(VfReader *r, const VfFilter *f, VfPosition *out);

@@ -1,4 +1,4 @@
-/* The game format (viriformat.h): encoding, and a reader that checks every
+/* The game format (viriformat.h): its writer, and a reader that checks every
  * game (a valid header, legal moves) before it yields positions. */
 #include "viriformat.h"
 
@@ -7,7 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "movegen.h"
+#include "../movegen.h"
+#include "../util.h"
 
 enum { VF_EP = 1, VF_CASTLING = 2, VF_PROMOTION = 3 };
 enum { FLAG_BYTE = 31, FLAG_CHESS960 = 1 };
@@ -37,7 +38,7 @@ move_t vf_move_decode(uint16_t v)
 }
 
 /* ------------------------------------------------------------------------ */
-/* Writing                                                                  */
+/* The writer (record.h)                                                    */
 
 static void put16(uint8_t *p, uint16_t v)
 {
@@ -47,23 +48,61 @@ static void put16(uint8_t *p, uint16_t v)
 
 static uint16_t get16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
 
-bool vf_encode_game(const Position *start, int result_white, const move_t *moves,
-                    const int16_t *scores_white, int plies, uint8_t *buf)
+/* The header: the start position, its result set at the end. */
+static bool vf_start(RecordWriter *w)
 {
     PackedPos head;
-    if (!packed_from_position(start, 0, result_white, &head))
+    uint8_t *p;
+    if (!packed_from_position(w->pos, 0, RESULT_DRAW, &head)) {
+        w->error = "the start position has more than 32 pieces";
         return false;
-    memcpy(buf, head.b, VF_HEADER_SIZE);
-    uint8_t *p = buf + VF_HEADER_SIZE;
-    for (int i = 0; i < plies; i++, p += VF_ENTRY_SIZE) {
-        int s = scores_white[i];
-        s = s > PACKED_SCORE_MAX ? PACKED_SCORE_MAX : s < -PACKED_SCORE_MAX ? -PACKED_SCORE_MAX : s;
-        put16(p, vf_move_encode(moves[i]));
-        put16(p + 2, (uint16_t)(int16_t)s);
     }
-    memset(p, 0, VF_ENTRY_SIZE);
+    if (!(p = record_append(w, VF_HEADER_SIZE)))
+        return false;
+    memcpy(p, head.b, VF_HEADER_SIZE);
     return true;
 }
+
+static bool vf_push(RecordWriter *w, move_t move, int score_white)
+{
+    if (w->plies >= VF_MAX_PLIES) {
+        w->error = "more moves than the format takes";
+        return false;
+    }
+    uint8_t *p = record_append(w, VF_ENTRY_SIZE);
+    if (!p)
+        return false;
+    int s = score_white;
+    s = s > PACKED_SCORE_MAX ? PACKED_SCORE_MAX : s < -PACKED_SCORE_MAX ? -PACKED_SCORE_MAX : s;
+    put16(p, vf_move_encode(move));
+    put16(p + 2, (uint16_t)(int16_t)s);
+    w->positions++;
+    return true;
+}
+
+/* The terminator (4 zero bytes), and the result in the header. */
+static bool vf_finish(RecordWriter *w, int result_white)
+{
+    if (!record_append(w, VF_ENTRY_SIZE))
+        return false;
+    PackedPos head;
+    memcpy(head.b, w->bytes, VF_HEADER_SIZE);
+    packed_set_result(&head, result_white);
+    memcpy(w->bytes, head.b, VF_HEADER_SIZE);
+    return true;
+}
+
+static bool vf_ends_whole(long long size, const uint8_t *tail)
+{
+    return size >= VF_HEADER_SIZE + VF_ENTRY_SIZE && !memcmp(tail, "\0\0\0\0", VF_ENTRY_SIZE);
+}
+
+const RecordFormat RecordViriformat = {.name = "game",
+                                       .unit = "game",
+                                       .start = vf_start,
+                                       .push = vf_push,
+                                       .finish = vf_finish,
+                                       .ends_whole = vf_ends_whole};
 
 /* ------------------------------------------------------------------------ */
 /* Filters                                                                  */
@@ -99,7 +138,8 @@ struct VfReader {
     long long games;  /* records read as games, bad ones too */
     move_t *moves;
     int16_t *scores;
-    int cap, plies, result, next;
+    size_t cap; /* of moves and scores */
+    int plies, result, next;
     bool have_game;
     Position start, pos;
 };
@@ -149,7 +189,7 @@ static int fail(const VfReader *r, long long at, char *err, size_t errlen, const
     else
         snprintf(err, errlen, "%s: truncated: the file ends inside %s at byte %lld", r->path, what,
                  at);
-    return VF_FAILED;
+    return RECORD_FAILED;
 }
 
 /* Skips an extension record whose 8 zero bytes are read: id, length, the
@@ -171,24 +211,16 @@ static int skip_extension(VfReader *r, long long at, char *err, size_t errlen)
         snprintf(err, errlen,
                  "%s: the extension record at byte %lld does not end with 4 zero bytes", r->path,
                  at);
-        return VF_FAILED;
+        return RECORD_FAILED;
     }
-    return VF_GAME;
+    return RECORD_GAME;
 }
 
+/* Room for one more ply. */
 static bool grow(VfReader *r)
 {
-    int cap = r->cap ? 2 * r->cap : 256;
-    move_t *m = realloc(r->moves, (size_t)cap * sizeof *m);
-    if (m)
-        r->moves = m;
-    int16_t *s = realloc(r->scores, (size_t)cap * sizeof *s);
-    if (s)
-        r->scores = s;
-    if (!m || !s)
-        return false;
-    r->cap = cap;
-    return true;
+    const GrowArray arrays[] = {{&r->moves, sizeof *r->moves}, {&r->scores, sizeof *r->scores}};
+    return arrays_reserve(&r->cap, (size_t)r->plies + 1, arrays, 2);
 }
 
 /* Unpacks the header; a Chess960 start written without Rokade's flag (any
@@ -220,12 +252,12 @@ int vf_next_game(VfReader *r, char *err, size_t errlen)
         long long at = r->offset;
         int got = read_bytes(r, head, 8);
         if (got == 0)
-            return VF_END;
+            return RECORD_END;
         if (got < 0)
             return fail(r, at, err, errlen, "a game header");
         if (memcmp(head, "\0\0\0\0\0\0\0\0", 8) == 0) {
             int st = skip_extension(r, at, err, errlen);
-            if (st != VF_GAME)
+            if (st != RECORD_GAME)
                 return st;
             continue;
         }
@@ -246,9 +278,9 @@ int vf_next_game(VfReader *r, char *err, size_t errlen)
                 too_long = true;
                 continue;
             }
-            if (r->plies == r->cap && !grow(r)) {
+            if (!grow(r)) {
                 snprintf(err, errlen, "%s: out of memory", r->path);
-                return VF_FAILED;
+                return RECORD_FAILED;
             }
             r->moves[r->plies] = vf_move_decode(mv);
             r->scores[r->plies] = (int16_t)get16(e + 2);
@@ -258,12 +290,12 @@ int vf_next_game(VfReader *r, char *err, size_t errlen)
         if (too_long) {
             snprintf(err, errlen, "%s: game %lld at byte %lld: more than %d plies", r->path,
                      r->games, at, VF_MAX_PLIES);
-            return VF_BAD_GAME;
+            return RECORD_BAD_GAME;
         }
         if (!unpack_header(r, head, why, sizeof why)) {
             snprintf(err, errlen, "%s: game %lld at byte %lld: bad start position: %s", r->path,
                      r->games, at, why);
-            return VF_BAD_GAME;
+            return RECORD_BAD_GAME;
         }
         /* Every move must be legal where it is played. */
         memcpy(&r->pos, &r->start, sizeof r->pos);
@@ -275,25 +307,25 @@ int vf_next_game(VfReader *r, char *err, size_t errlen)
                 snprintf(err, errlen,
                          "%s: game %lld at byte %lld: ply %d: move 0x%04x is illegal in %s",
                          r->path, r->games, at, i + 1, vf_move_encode(m), fen);
-                return VF_BAD_GAME;
+                return RECORD_BAD_GAME;
             }
             pos_make_game_move(&r->pos, m);
         }
         memcpy(&r->pos, &r->start, sizeof r->pos);
         r->next = 0;
         r->have_game = true;
-        return VF_GAME;
+        return RECORD_GAME;
     }
 }
 
-VfGame vf_game(const VfReader *r)
+RecordGame vf_game(const VfReader *r)
 {
-    return (VfGame){r->have_game ? &r->start : NULL,
-                    r->result,
-                    r->have_game ? r->plies : 0,
-                    r->moves,
-                    r->scores,
-                    r->games};
+    return (RecordGame){r->have_game ? &r->start : NULL,
+                        r->result,
+                        r->have_game ? r->plies : 0,
+                        r->moves,
+                        r->scores,
+                        r->games};
 }
 
 bool vf_next_position(VfReader *r, const VfFilter *f, VfPosition *out)

@@ -12,14 +12,20 @@
  *   26-27  fullmove number (at most 65535)
  *   28-29  score, int16, centipawns from White's view (within +-32000)
  *   30     result from White's view: 0 Black won, 1 draw, 2 White won
- *   31     flags: bit 0 Chess960 position */
+ *   31     flags: bit 0 Chess960 position
+ *
+ * Its writer (RecordPacked, record.h: `datagen format packed`) keeps the
+ * quiet positions of a game, those the tuner can learn from: the side to
+ * move not in check, the move played neither a capture nor a promotion, and
+ * the score within +-PACKED_QUIET_SCORE (mate scores lie far beyond). A file
+ * is the records one after the other. */
 #ifndef ROKADE_PACKED_H
 #define ROKADE_PACKED_H
 
-#include "position.h"
+#include "../position.h"
+#include "record.h"
 
-enum { PACKED_SIZE = 32, PACKED_SCORE_MAX = 32000 };
-enum { RESULT_BLACK_WINS, RESULT_DRAW, RESULT_WHITE_WINS };
+enum { PACKED_SIZE = 32, PACKED_SCORE_MAX = 32000, PACKED_QUIET_SCORE = 3000 };
 
 typedef struct {
     uint8_t b[PACKED_SIZE];
@@ -31,5 +37,8 @@ bool packed_from_position(const Position *pos, int score_white, int result_white
  * with a message in err and leaves pos unchanged. */
 bool packed_to_position(const PackedPos *p, Position *pos, int *score_white, int *result_white,
                         char *err, size_t errlen);
+/* Sets the result of a record in place (a game's result is known at its
+ * end, after its records). */
+void packed_set_result(PackedPos *p, int result_white);
 
 #endif

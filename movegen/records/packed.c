@@ -1,8 +1,10 @@
-/* Packed training records (layout in packed.h). */
+/* Packed training records (layout in packed.h) and their writer. */
 #include "packed.h"
 
 #include <stdio.h>
 #include <string.h>
+
+#include "../score.h"
 
 enum { CODE_CASTLE_ROOK = 6, CODE_BLACK = 8, EP_NONE = 64, FLAG_CHESS960 = 1 };
 
@@ -44,11 +46,16 @@ bool packed_from_position(const Position *pos, int score_white, int result_white
                                               : score_white;
     uint16_t us = (uint16_t)(int16_t)s;
     out->b[28] = (uint8_t)us, out->b[29] = (uint8_t)(us >> 8);
-    out->b[30] = (uint8_t)(result_white < RESULT_BLACK_WINS   ? RESULT_BLACK_WINS
-                           : result_white > RESULT_WHITE_WINS ? RESULT_WHITE_WINS
-                                                              : result_white);
+    packed_set_result(out, result_white);
     out->b[31] = pos->chess960 ? FLAG_CHESS960 : 0;
     return true;
+}
+
+void packed_set_result(PackedPos *p, int result_white)
+{
+    p->b[30] = (uint8_t)(result_white < RESULT_BLACK_WINS   ? RESULT_BLACK_WINS
+                         : result_white > RESULT_WHITE_WINS ? RESULT_WHITE_WINS
+                                                            : result_white);
 }
 
 bool packed_to_position(const PackedPos *p, Position *pos, int *score_white, int *result_white,
@@ -136,3 +143,56 @@ bool packed_to_position(const PackedPos *p, Position *pos, int *score_white, int
     *result_white = p->b[30];
     return true;
 }
+
+/* ------------------------------------------------------------------------ */
+/* The writer (record.h): the quiet positions of the game                   */
+
+_Static_assert((int)PACKED_QUIET_SCORE < (int)SCORE_MATE_IN_MAX, "mate scores are never quiet");
+
+static bool packed_start(RecordWriter *w)
+{
+    (void)w;
+    return true;
+}
+
+/* A record for a quiet position, its result still to come. */
+static bool packed_push(RecordWriter *w, move_t move, int score_white)
+{
+    const Position *pos = w->pos;
+    PackedPos rec;
+    if (pos_in_check(pos) || pos_is_capture(pos, move) || move_kind(move) == MOVE_PROMOTION
+        || score_white >= PACKED_QUIET_SCORE || score_white <= -PACKED_QUIET_SCORE
+        || !packed_from_position(pos, score_white, RESULT_DRAW, &rec))
+        return true; /* not kept */
+    uint8_t *p = record_append(w, PACKED_SIZE);
+    if (!p)
+        return false;
+    memcpy(p, rec.b, PACKED_SIZE);
+    w->positions++;
+    return true;
+}
+
+/* The records get the game's result. */
+static bool packed_finish(RecordWriter *w, int result_white)
+{
+    for (size_t at = 0; at < w->size; at += PACKED_SIZE) {
+        PackedPos rec;
+        memcpy(rec.b, w->bytes + at, PACKED_SIZE);
+        packed_set_result(&rec, result_white);
+        memcpy(w->bytes + at, rec.b, PACKED_SIZE);
+    }
+    return true;
+}
+
+static bool packed_ends_whole(long long size, const uint8_t *tail)
+{
+    (void)tail;
+    return size % PACKED_SIZE == 0;
+}
+
+const RecordFormat RecordPacked = {.name = "packed",
+                                   .unit = "32-byte record",
+                                   .start = packed_start,
+                                   .push = packed_push,
+                                   .finish = packed_finish,
+                                   .ends_whole = packed_ends_whole};

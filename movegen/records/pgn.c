@@ -1,6 +1,6 @@
-/* PGN to the game format (pgn.h): a lexer over the file that counts lines,
- * a SAN reader that matches the legal moves, and a game builder that checks
- * each game before it is written. */
+/* The PGN reader (pgn.h): a lexer over the file that counts lines, a SAN
+ * reader that matches the legal moves, and a game builder that checks each
+ * game before it is given. */
 #include "pgn.h"
 
 #include <ctype.h>
@@ -9,10 +9,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../movegen/movegen.h"
-#include "../movegen/notation.h"
-#include "../movegen/score.h"
-#include "../movegen/viriformat.h"
+#include "../movegen.h"
+#include "../notation.h"
+#include "../score.h"
+#include "../util.h"
+#include "viriformat.h"
 
 /* ------------------------------------------------------------------------ */
 /* Lexer                                                                    */
@@ -303,21 +304,22 @@ typedef struct {
     int16_t *scores; /* White's view */
     int *lines;      /* of each move */
     uint8_t *state;  /* per move: 0 no comment yet, 1 scored, 2 book, 3 other */
-    int plies, cap;
+    int plies;
+    size_t cap; /* of moves, scores, lines and state */
     long long number;
     int start_line;
     bool in_game, moving, bad;
+    bool whole;       /* the game just ended is good: start, moves + lead */
+    int lead, result; /* of the game just ended */
     char why[400];
     char fen[TEXT_MAX], variant[64];
-    uint8_t *bytes;
-    size_t bytes_cap;
 } Game;
 
 enum { MOVE_UNSCORED, MOVE_SCORED, MOVE_BOOK };
 
 static void game_reset(Game *g)
 {
-    g->plies = 0;
+    g->plies = g->lead = 0;
     g->in_game = g->moving = g->bad = false;
     g->fen[0] = g->variant[0] = '\0';
 }
@@ -331,25 +333,14 @@ static void game_bad(Game *g, int line, const char *fmt, const char *arg)
     snprintf(g->why + n, sizeof g->why - (size_t)n, fmt, arg);
 }
 
+/* Room for one more ply. */
 static bool game_grow(Game *g)
 {
-    int cap = g->cap ? 2 * g->cap : 256;
-    move_t *m = realloc(g->moves, (size_t)cap * sizeof *m);
-    if (m)
-        g->moves = m;
-    int16_t *s = realloc(g->scores, (size_t)cap * sizeof *s);
-    if (s)
-        g->scores = s;
-    int *l = realloc(g->lines, (size_t)cap * sizeof *l);
-    if (l)
-        g->lines = l;
-    uint8_t *st = realloc(g->state, (size_t)cap);
-    if (st)
-        g->state = st;
-    if (!m || !s || !l || !st)
-        return false;
-    g->cap = cap;
-    return true;
+    const GrowArray arrays[] = {{&g->moves, sizeof *g->moves},
+                                {&g->scores, sizeof *g->scores},
+                                {&g->lines, sizeof *g->lines},
+                                {&g->state, sizeof *g->state}};
+    return arrays_reserve(&g->cap, (size_t)g->plies + 1, arrays, 4);
 }
 
 static bool variant_is_960(const char *v, bool *known)
@@ -409,7 +400,7 @@ static void game_move(Game *g, const char *text, int line)
         game_bad(g, line, "%s", "more moves than the format takes");
         return;
     }
-    if (g->plies == g->cap && !game_grow(g)) {
+    if (!game_grow(g)) {
         game_bad(g, line, "%s", "out of memory");
         return;
     }
@@ -443,30 +434,12 @@ static void game_comment(Game *g, const char *text, int line)
     g->state[g->plies - 1] = MOVE_SCORED;
 }
 
-typedef struct {
-    const char *path;
-    PgnEmitFn emit;
-    void *ctx;
-    void (*print)(const char *line);
-    PgnStats *stats;
-    bool emit_failed;
-} Sink;
-
-static void report(const Sink *k, const Game *g)
-{
-    if (!k->print)
-        return;
-    char line[700];
-    snprintf(line, sizeof line, "%s:%s; game %lld skipped", k->path, g->why, g->number);
-    k->print(line);
-}
-
 /* Ends the game with its termination marker; NULL: cut off by the next
- * game's tags on `line`, or by the end of the file (line 0). */
-static void game_end(Game *g, Sink *k, const char *result, int line)
+ * game's tags on `line`, or by the end of the file (line 0). RECORD_GAME
+ * when it is whole: the leading moves without a score are played on the
+ * start position, and the game is kept until the next one begins. */
+static int game_end(Game *g, const char *result, int line)
 {
-    if (!g->in_game)
-        return;
     if (!result) {
         char where[64] = "before the end of the file";
         if (line)
@@ -488,45 +461,17 @@ static void game_end(Game *g, Sink *k, const char *result, int line)
                                               : "a move without a score comment");
     if (!g->bad && lead == g->plies)
         game_bad(g, line, "%s", "no scored moves");
-    if (g->bad) {
-        k->stats->skipped++;
-        report(k, g);
-        game_reset(g);
-        return;
-    }
-    int res = result && !strcmp(result, "1-0")   ? RESULT_WHITE_WINS
-              : result && !strcmp(result, "0-1") ? RESULT_BLACK_WINS
-                                                 : RESULT_DRAW;
+    g->in_game = g->moving = false;
+    if (g->bad)
+        return RECORD_BAD_GAME;
+    g->result = result && !strcmp(result, "1-0")   ? RESULT_WHITE_WINS
+                : result && !strcmp(result, "0-1") ? RESULT_BLACK_WINS
+                                                   : RESULT_DRAW;
     for (int i = 0; i < lead; i++)
         pos_make_game_move(g->start, g->moves[i]);
-    int plies = g->plies - lead;
-    size_t size = vf_game_size(plies);
-    if (size > g->bytes_cap) {
-        uint8_t *grown = realloc(g->bytes, size);
-        if (!grown) {
-            game_bad(g, line, "%s", "out of memory");
-            k->stats->skipped++;
-            report(k, g);
-            game_reset(g);
-            return;
-        }
-        g->bytes = grown;
-        g->bytes_cap = size;
-    }
-    if (!vf_encode_game(g->start, res, g->moves + lead, g->scores + lead, plies, g->bytes)) {
-        game_bad(g, line, "%s", "the start position has more than 32 pieces");
-        k->stats->skipped++;
-        report(k, g);
-    } else if (!k->emit(k->ctx, g->bytes, size)) {
-        k->emit_failed = true;
-    } else {
-        k->stats->games++;
-        k->stats->positions += plies;
-        k->stats->white_wins += res == RESULT_WHITE_WINS;
-        k->stats->draws += res == RESULT_DRAW;
-        k->stats->black_wins += res == RESULT_BLACK_WINS;
-    }
-    game_reset(g);
+    g->lead = lead;
+    g->whole = true;
+    return RECORD_GAME;
 }
 
 static void game_start(Game *g, int line)
@@ -542,55 +487,104 @@ static bool is_result(const char *s)
     return !strcmp(s, "1-0") || !strcmp(s, "0-1") || !strcmp(s, "1/2-1/2") || !strcmp(s, "*");
 }
 
-bool pgn_convert(const char *path, PgnEmitFn emit, void *ctx, void (*print)(const char *line),
-                 PgnStats *stats, char *err, size_t errlen)
-{
-    PgnStats local;
-    memset(&local, 0, sizeof local);
-    Sink k = {path, emit, ctx, print, stats ? stats : &local, false};
-    memset(k.stats, 0, sizeof *k.stats);
-    Lexer lx = {.f = fopen(path, "r"), .line = 1};
-    if (!lx.f) {
-        snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
-        return false;
-    }
+/* ------------------------------------------------------------------------ */
+/* The reader                                                               */
+
+struct PgnReader {
+    char *path;
+    Lexer lx;
+    bool held; /* the token in lx is still to be read (the tags that cut off a game) */
     Game g;
-    memset(&g, 0, sizeof g);
-    g.start = malloc(sizeof *g.start);
-    g.pos = malloc(sizeof *g.pos);
-    bool ok = g.start && g.pos;
-    if (!ok)
+};
+
+PgnReader *pgn_open(const char *path, char *err, size_t errlen)
+{
+    PgnReader *r = calloc(1, sizeof *r);
+    if (r) {
+        r->path = strdup(path);
+        r->g.start = malloc(sizeof *r->g.start);
+        r->g.pos = malloc(sizeof *r->g.pos);
+    }
+    if (!r || !r->path || !r->g.start || !r->g.pos) {
         snprintf(err, errlen, "out of memory");
-    while (ok && !k.emit_failed) {
-        TokType t = lx_next(&lx);
+        pgn_close(r);
+        return NULL;
+    }
+    r->lx.line = 1;
+    if (!(r->lx.f = fopen(path, "r"))) {
+        snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+        pgn_close(r);
+        return NULL;
+    }
+    return r;
+}
+
+void pgn_close(PgnReader *r)
+{
+    if (!r)
+        return;
+    if (r->lx.f)
+        fclose(r->lx.f);
+    free(r->path);
+    free(r->g.start);
+    free(r->g.pos);
+    free(r->g.moves);
+    free(r->g.scores);
+    free(r->g.lines);
+    free(r->g.state);
+    free(r);
+}
+
+/* A bad game's message: "FILE:LINE: reason". */
+static int bad_game(const PgnReader *r, char *err, size_t errlen)
+{
+    snprintf(err, errlen, "%s:%s", r->path, r->g.why);
+    return RECORD_BAD_GAME;
+}
+
+int pgn_next_game(PgnReader *r, char *err, size_t errlen)
+{
+    Game *g = &r->g;
+    Lexer *lx = &r->lx;
+    g->whole = false;
+    for (;;) {
+        TokType t = r->held ? lx->type : lx_next(lx);
+        r->held = false;
         if (t == TOK_EOF) {
-            game_end(&g, &k, NULL, 0);
-            break;
+            if (g->in_game)
+                return game_end(g, NULL, 0) == RECORD_GAME ? RECORD_GAME : bad_game(r, err, errlen);
+            if (ferror(lx->f)) {
+                snprintf(err, errlen, "cannot read '%s'", r->path);
+                return RECORD_FAILED;
+            }
+            return RECORD_END;
         }
         if (t == TOK_TAG) {
-            if (g.in_game && g.moving)
-                game_end(&g, &k, NULL, lx.tok_line); /* no result before these tags */
-            if (!g.in_game)
-                game_start(&g, lx.tok_line);
-            if (!strcmp(lx.name, "FEN"))
-                snprintf(g.fen, sizeof g.fen, "%s", lx.text);
-            else if (!strcmp(lx.name, "Variant"))
-                snprintf(g.variant, sizeof g.variant, "%.63s", lx.text);
+            if (g->in_game && g->moving) { /* no result before these tags */
+                r->held = true;
+                return game_end(g, NULL, lx->tok_line) == RECORD_GAME ? RECORD_GAME
+                                                                      : bad_game(r, err, errlen);
+            }
+            if (!g->in_game)
+                game_start(g, lx->tok_line);
+            if (!strcmp(lx->name, "FEN"))
+                snprintf(g->fen, sizeof g->fen, "%s", lx->text);
+            else if (!strcmp(lx->name, "Variant"))
+                snprintf(g->variant, sizeof g->variant, "%.63s", lx->text);
             continue;
         }
         if (t == TOK_COMMENT) {
-            game_comment(&g, lx.text, lx.tok_line);
+            game_comment(g, lx->text, lx->tok_line);
             continue;
         }
         /* A symbol: a move number, a move or a result. */
-        if (!g.in_game)
-            game_start(&g, lx.tok_line);
-        if (is_result(lx.text)) {
-            game_end(&g, &k, lx.text, lx.tok_line);
-            continue;
-        }
+        if (!g->in_game)
+            game_start(g, lx->tok_line);
+        if (is_result(lx->text))
+            return game_end(g, lx->text, lx->tok_line) == RECORD_GAME ? RECORD_GAME
+                                                                      : bad_game(r, err, errlen);
         /* A move number ("12." or "12..."), perhaps glued to the move ("1.e4"). */
-        const char *s = lx.text, *q = s;
+        const char *s = lx->text, *q = s;
         while (isdigit((unsigned char)*q))
             q++;
         if (q > s && *q == '.') {
@@ -601,26 +595,22 @@ bool pgn_convert(const char *path, PgnEmitFn emit, void *ctx, void (*print)(cons
             s = q;
         } else if (q > s && !*q)
             continue;
-        if (lx.long_text)
-            game_bad(&g, lx.tok_line, "'%.40s...' is not a move", lx.text);
+        if (lx->long_text)
+            game_bad(g, lx->tok_line, "'%.40s...' is not a move", lx->text);
         else
-            game_move(&g, s, lx.tok_line);
+            game_move(g, s, lx->tok_line);
     }
-    if (ok && ferror(lx.f)) {
-        snprintf(err, errlen, "cannot read '%s'", path);
-        ok = false;
-    }
-    if (k.emit_failed) {
-        snprintf(err, errlen, "cannot write the converted games: %s", strerror(errno));
-        ok = false;
-    }
-    fclose(lx.f);
-    free(g.start);
-    free(g.pos);
-    free(g.moves);
-    free(g.scores);
-    free(g.lines);
-    free(g.state);
-    free(g.bytes);
-    return ok;
 }
+
+RecordGame pgn_game(const PgnReader *r)
+{
+    const Game *g = &r->g;
+    return (RecordGame){g->whole ? g->start : NULL,
+                        g->result,
+                        g->whole ? g->plies - g->lead : 0,
+                        g->moves ? g->moves + g->lead : NULL,
+                        g->scores ? g->scores + g->lead : NULL,
+                        g->number};
+}
+
+int pgn_line(const PgnReader *r) { return r->lx.tok_line; }
