@@ -1,13 +1,11 @@
 /* The hand-crafted evaluation. Not the default since the network (eval/nnue/)
  * came: it is the evaluation of a build without a net and of `EvalFile
- * <hand-crafted>`, the baseline nets are judged against, and through
- * eval_known it decides dead positions and won endings against a lone king
- * for the net too. Its terms: material, piece-square tables, mobility, pawn
- * structure (with a per-thread pawn hash), passed pawns, bishop pair, rooks
- * on open files and the 7th, outposts, threats, king shelter, storm and
- * attacks, space, tapered by game phase and scaled for drawish endings.
- * Every weight is an entry of EvalW (weights.h); the trace (trace.h) records
- * each weight's coefficient for the tuner. */
+ * <hand-crafted>`, and the baseline nets are judged against; what it shares
+ * with the net, the known endings, is known.c. Its terms: material, piece-square tables, mobility,
+ * pawn structure (with a per-thread pawn hash), passed pawns, bishop pair, rooks on open files and
+ * the 7th, outposts, threats, king shelter, storm and attacks, space, tapered by game phase and
+ * scaled for drawish endings. Every weight is an entry of EvalW (weights.h); the trace (trace.h)
+ * records each weight's coefficient for the tuner. */
 #include "eval.h"
 
 #include <stdio.h>
@@ -15,8 +13,6 @@
 
 #include "../movegen/score.h"
 #include "trace.h"
-
-const int PieceValue[PIECE_TYPE_NB] = {0, 100, 320, 330, 500, 950, 0};
 
 static const int PhaseW[PIECE_TYPE_NB] = {0, 0, 1, 1, 2, 4, 0};
 
@@ -35,12 +31,6 @@ enum {
 static const char *const TermNames[T_NB] = {"Material", "Placement",    "Mobility",
                                             "Pawns",    "Passed pawns", "Pieces",
                                             "Threats",  "King safety",  "Space"};
-
-static int distance(int a, int b)
-{
-    int df = abs(file_of(a) - file_of(b)), dr = abs(rank_of(a) - rank_of(b));
-    return df > dr ? df : dr;
-}
 
 /* b and every square in front of it, from c's side. */
 static inline bitboard_t fill_forward(int c, bitboard_t b)
@@ -178,7 +168,8 @@ static FORCE_INLINE void eval_pieces(const Position *pos, int us, EvalInfo *ei, 
             if (pt <= BISHOP) {
                 if (pawn_forward(us, sq_bb(sq)) & pos->by_type[PAWN])
                     term(&t[T_PIECES], coef, W_MINOR_BEHIND_PAWN, 1);
-                term(&t[T_PIECES], coef, W_KING_PROTECTOR + pt - KNIGHT, distance(sq, our_king));
+                term(&t[T_PIECES], coef, W_KING_PROTECTOR + pt - KNIGHT,
+                     square_distance(sq, our_king));
             }
             switch (pt) {
             case KNIGHT:
@@ -247,7 +238,7 @@ static FORCE_INLINE void eval_attacks(const Position *pos, int us, EvalInfo *ei,
         int sq = pop_lsb(&b), r = relative_rank(us, sq);
         int stop = sq + pawn_push(us);
         term(&t[T_PASSED], coef, W_PASSED_KING_DIST,
-             r * (distance(stop, their_king) - distance(stop, our_king)) / 2);
+             r * (square_distance(stop, their_king) - square_distance(stop, our_king)) / 2);
         bitboard_t path = fill_forward(us, sq_bb(stop));
         if (sq_bb(stop) & occ)
             term(&t[T_PASSED], coef, W_PASSED_BLOCKED + r - 1, 1);
@@ -429,48 +420,6 @@ static FORCE_INLINE int scale_factor(const Position *pos, int strong)
     return 64;
 }
 
-/* Won endings against a lone king: K+Q, K+R, K+B+N or the bishop pair, with
- * or without more. The value is a known win plus the strong side's material,
- * growing as the lone king nears the edge (with B+N alone, a corner of the
- * bishop's colour, where the mate is) and the strong king nears it, so the
- * search walks to the mate. White's view; 0 when no such ending is on the
- * board. */
-
-static int lone_king(const Position *pos)
-{
-    for (int strong = WHITE; strong <= BLACK; strong++) {
-        const int weak = !strong;
-        if (pos->by_color[weak] != pos_pieces(pos, weak, KING))
-            continue;
-        bitboard_t bishops = pos_pieces(pos, strong, BISHOP);
-        bool heavy = pos_pieces(pos, strong, ROOK) | pos_pieces(pos, strong, QUEEN);
-        bool bn = bishops && pos_pieces(pos, strong, KNIGHT);
-        bool pair = (bishops & DARK_SQUARES_BB) && (bishops & ~DARK_SQUARES_BB);
-        if (!heavy && !bn && !pair)
-            return 0;
-        int v = SCORE_KNOWN_WIN;
-        for (int pt = PAWN; pt <= QUEEN; pt++)
-            v += PieceValue[pt] * popcount(pos_pieces(pos, strong, pt));
-        bitboard_t pawns = pos_pieces(pos, strong, PAWN);
-        while (pawns)
-            v += 10 * relative_rank(strong, pop_lsb(&pawns));
-        const int wk = pos_king_sq(pos, weak), sk = pos_king_sq(pos, strong);
-        const int edge = abs(2 * file_of(wk) - 7) + abs(2 * rank_of(wk) - 7); /* 2..14 */
-        v += 10 * (7 - distance(wk, sk));
-        if (heavy || pair) {
-            v += 20 * edge;
-        } else {
-            /* a1 and h8 are dark squares, a8 and h1 light. */
-            bool dark = bishops & DARK_SQUARES_BB;
-            int c1 = dark ? SQ_A1 : SQ_A8, c2 = dark ? SQ_H8 : SQ_H1;
-            int d1 = distance(wk, c1), d2 = distance(wk, c2);
-            v += 10 * edge + 40 * (7 - (d1 < d2 ? d1 : d2));
-        }
-        return strong == WHITE ? v : -v;
-    }
-    return 0;
-}
-
 /* The tapered, scaled score from White's view, then the side to move's view
  * plus tempo. eval_from_trace repeats these steps on a trace. */
 static int finish(int mg, int eg, int ph, int scale, int side, int tempo)
@@ -549,7 +498,7 @@ static FORCE_INLINE int evaluate(const Position *pos, score_t *terms_w, score_t 
         tr->scale[BLACK] = scale_factor(pos, BLACK);
         tr->side = pos->side;
         tr->dead = pos_is_dead(pos);
-        tr->fixed = tr->dead ? 0 : lone_king(pos);
+        tr->fixed = tr->dead ? 0 : eval_lone_king(pos);
         if (tr->fixed && pos->side == BLACK)
             tr->fixed = -tr->fixed;
     } else {
@@ -575,7 +524,7 @@ static FORCE_INLINE int evaluate(const Position *pos, score_t *terms_w, score_t 
             terms_w[i] = tw[i], terms_b[i] = tb[i];
     if (pos_is_dead(pos))
         return 0;
-    const int lk = lone_king(pos);
+    const int lk = eval_lone_king(pos);
     if (lk)
         return pos->side == WHITE ? lk : -lk;
     int mg = mg_value(total), eg = eg_value(total);
@@ -592,17 +541,6 @@ static FORCE_INLINE int evaluate(const Position *pos, score_t *terms_w, score_t 
 int eval_position(const Position *pos, PawnTable *pawns)
 {
     return evaluate(pos, NULL, NULL, NULL, pawns);
-}
-
-bool eval_known(const Position *pos, int *v)
-{
-    if (pos_is_dead(pos)) {
-        *v = 0;
-        return true;
-    }
-    const int lk = lone_king(pos);
-    *v = pos->side == WHITE ? lk : -lk;
-    return lk != 0;
 }
 
 int eval_position_traced(const Position *pos, EvalTrace *tr)
@@ -661,7 +599,7 @@ void eval_trace(const Position *pos, void (*print)(const char *line))
     if (pos_is_dead(pos)) {
         print("Dead position: no sequence of legal moves can mate (5.2.2), scored 0");
         snprintf(line, sizeof line, "Evaluation: %d cp (side to move)", v);
-    } else if (lone_king(pos)) {
+    } else if (eval_lone_king(pos)) {
         print("Won ending against a lone king: known win + material + mating pattern,");
         print("the terms above are not used");
         snprintf(line, sizeof line, "Evaluation: %d cp (side to move)", v);

@@ -1,7 +1,7 @@
 /* The static evaluation, centipawns from the side to move's view: the
  * network's (eval_nnue: eval/nnue/, the default) or the hand-crafted one
  * (eval_position: eval.c), and what the rules and known endings decide for
- * both (eval_known). */
+ * both (eval_known: known.c). */
 #ifndef ROKADE_EVAL_H
 #define ROKADE_EVAL_H
 
@@ -35,6 +35,9 @@ int eval_position(const Position *pos, PawnTable *pawns);
  * hand-crafted known-win score, which leads to the mate (self-play shows a
  * net too few such endings to find it). False when neither applies. */
 bool eval_known(const Position *pos, int *v);
+/* The known-win score of a won ending against a lone king, White's view; 0
+ * when there is none on the board (known.c). */
+int eval_lone_king(const Position *pos);
 /* The evaluation with a net: eval_known, else the net's output for the
  * position the stack has reached. */
 static inline int eval_nnue(const Position *pos, NnueStack *st)

@@ -60,6 +60,14 @@ static inline int piece_type(int p) { return p & 7; }
 static inline int piece_color(int p) { return p >> 3; }
 static inline int file_of(int sq) { return sq & 7; }
 static inline int rank_of(int sq) { return sq >> 3; }
+/* King steps from a to b (Chebyshev distance). */
+static inline int square_distance(int a, int b)
+{
+    int df = file_of(a) - file_of(b), dr = rank_of(a) - rank_of(b);
+    df = df < 0 ? -df : df;
+    dr = dr < 0 ? -dr : dr;
+    return df > dr ? df : dr;
+}
 static inline int make_square(int file, int rank) { return (rank << 3) | file; }
 /* Rank from the point of view of colour c (0 = own back rank). */
 static inline int relative_rank(int c, int sq)
