@@ -49,7 +49,7 @@ TRAIN_MAIN_OBJ := $(TRAIN_MAIN_SRC:%.c=$(BUILD)/%.o)
 TRAIN_EXE ?= rokade-train
 TEST_SRC := $(wildcard tests/test_*.c)
 
-.PHONY: all tune train tune-sample magics debug lint stress sanitize tsan test-tsan fuzz fuzz-toolchain fuzz-bins fuzz-run test test-sanitize test-run test-bins-run test-debug werror format-check format perft perft-quick bench perft-speed clean
+.PHONY: test-nnue-layout all tune train tune-sample magics debug lint stress sanitize tsan test-tsan fuzz fuzz-toolchain fuzz-bins fuzz-run test test-sanitize test-run test-bins-run test-debug werror format-check format perft perft-quick bench perft-speed clean
 
 all: $(EXE)
 
@@ -265,6 +265,14 @@ werror:
 	  TUNE_EXE=build/werror-clang/rokade-tune TRAIN_EXE=build/werror-clang/rokade-train \
 	  CFLAGS=-Werror all tune train
 
+# The net's accumulator with the 4-bucket king layout (eval/nnue/features.h):
+# test_nnue built with NNUE_KING_LAYOUT=4, so that the refresh of a
+# perspective whose king changed bucket is tested before a net uses it.
+test-nnue-layout: criterion
+	$(MAKE) BUILD=build/nnue-layout4 OPT="-O2" CFLAGS=-DNNUE_KING_LAYOUT=4 \
+	  build/nnue-layout4/tests/test_nnue
+	./build/nnue-layout4/tests/test_nnue --jobs 2 --filter 'nnue/incremental*'
+
 # The full test command (CI): the -Werror builds (gcc and clang), unit and CLI
 # tests and the bench signature, the unit tests on the debug build, then the
 # tests again under ASan+UBSan, the TSan scenario, the fuzzers (60 s) and the
@@ -274,6 +282,7 @@ test:
 	$(MAKE) format-check
 	$(MAKE) -j2 werror
 	$(MAKE) -j2 test-run
+	$(MAKE) -j2 test-nnue-layout
 	ROKADE=./rokade sh tests/bench_check.sh
 	$(MAKE) -j2 test-debug
 	$(MAKE) -j2 sanitize

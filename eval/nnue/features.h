@@ -7,8 +7,8 @@
  * mirrors, left to right when that side's king stands on files e-h. The
  * king bucket comes from a table of the (turned) king square: today one
  * bucket and no mirroring, the 768 features of every king square. Input
- * buckets by the king's square are a change of NnueKingBuckets and
- * NNUE_KING_MIRROR below; a king move that changes the bucket or the
+ * buckets by the king's square are a change of the layout below (its
+ * table and mirroring); a king move that changes the bucket or the
  * mirroring makes the accumulator of its side be computed afresh
  * (nnue_king_changes). */
 #ifndef ROKADE_NNUE_FEATURES_H
@@ -18,10 +18,19 @@
 
 #include "../../movegen/types.h"
 
+/* The layout: 1 (the default, the nets so far) is one bucket and no
+ * mirroring; 4 is four buckets on the mirrored board (the king on a1-b1,
+ * on c1-d1, on the second rank, further up), built by the tests
+ * (make test-nnue-layout) so that the refresh on a bucket change is tested
+ * before a net uses it. */
+#ifndef NNUE_KING_LAYOUT
+#define NNUE_KING_LAYOUT 1
+#endif
+
 enum {
-    NNUE_KING_BUCKETS = 1,
-    NNUE_KING_MIRROR = 0, /* 1: files e-h of the king mirror the board to a-d */
-    NNUE_FEATURES = 768,  /* per king bucket: 2 sides x 6 piece types x 64 squares */
+    NNUE_KING_BUCKETS = NNUE_KING_LAYOUT == 4 ? 4 : 1,
+    NNUE_KING_MIRROR = NNUE_KING_LAYOUT == 4, /* files e-h of the king mirror the board to a-d */
+    NNUE_FEATURES = 768, /* per king bucket: 2 sides x 6 piece types x 64 squares */
     NNUE_INPUTS = NNUE_FEATURES * NNUE_KING_BUCKETS,
 };
 
@@ -29,7 +38,18 @@ enum {
  * queen's rook corner), after the mirroring. */
 static inline int nnue_king_bucket(int ksq)
 {
-    static const unsigned char NnueKingBuckets[SQ_NB] = {0};
+    /* clang-format off */
+    static const unsigned char NnueKingBuckets[SQ_NB] = {
+        0, 0, 1, 1, 1, 1, 0, 0,
+        2, 2, 2, 2, 2, 2, 2, 2,
+        3, 3, 3, 3, 3, 3, 3, 3,
+        3, 3, 3, 3, 3, 3, 3, 3,
+        3, 3, 3, 3, 3, 3, 3, 3,
+        3, 3, 3, 3, 3, 3, 3, 3,
+        3, 3, 3, 3, 3, 3, 3, 3,
+        3, 3, 3, 3, 3, 3, 3, 3,
+    };
+    /* clang-format on */
     /* One bucket: no look-up, so that the compiler drops the king square. */
     return NNUE_KING_BUCKETS == 1 ? 0 : NnueKingBuckets[ksq];
 }
