@@ -9,9 +9,18 @@
 #define ROKADE_HISTORY_H
 
 #include "../movegen/position.h"
+#include "../movegen/score.h"
 #include "tunables.h"
 
 enum { HISTORY_MAX = 16384 };
+
+/* The correction histories: how far searches found the static evaluation
+ * off, by side to move and by the pawn structure (the pawn key's low bits)
+ * and by each side's other pieces (its non-pawn key's), in 1/CORR_GRAIN
+ * centipawns, at most CORR_LIMIT cp either way. */
+enum { CORR_SIZE = 16384, CORR_GRAIN = 256, CORR_LIMIT = 64 };
+_Static_assert((CORR_SIZE & (CORR_SIZE - 1)) == 0, "the key's low bits index the table");
+_Static_assert(CORR_LIMIT *CORR_GRAIN <= 32767, "an entry fits int16");
 
 typedef int16_t ContHist[PIECE_NB][SQ_NB];
 
@@ -20,6 +29,8 @@ typedef struct {
     int16_t capture[PIECE_NB][SQ_NB][PIECE_TYPE_NB];
     ContHist continuation[PIECE_NB][SQ_NB];
     move_t counter[PIECE_NB][SQ_NB];
+    int16_t pawn_corr[COLOR_NB][CORR_SIZE];
+    int16_t non_pawn_corr[COLOR_NB][COLOR_NB][CORR_SIZE]; /* [side to move][whose pieces] */
 } History;
 
 /* ---- Scores --------------------------------------------------------------- */
@@ -111,6 +122,50 @@ void hist_update_quiets(History *h, ContHist *const cont[2], const Position *pos
  * it gains capture history and the captures tried before it lose. */
 void hist_update_captures(History *h, const Position *pos, move_t best, const move_t *captures,
                           int n, int depth);
+
+/* ---- Correction history ------------------------------------------------- */
+
+/* The entries of a position: pawns, White's pieces, Black's pieces. */
+static inline void hist_corr_entries(History *h, const Position *pos, int16_t *e[3])
+{
+    const StateInfo *st = pos_st(pos);
+    e[0] = &h->pawn_corr[pos->side][st->pawn_key & (CORR_SIZE - 1)];
+    for (int c = WHITE; c <= BLACK; c++)
+        e[1 + c] = &h->non_pawn_corr[pos->side][c][st->non_pawn_key[c] & (CORR_SIZE - 1)];
+}
+
+/* The static evaluation raw, corrected by what searches of positions with
+ * the same pawns and the same pieces of either side found, the tables
+ * weighed by CORR_PAWN_WEIGHT and CORR_NON_PAWN_WEIGHT (a known win or loss
+ * is left as it is). */
+static inline int hist_corrected_eval(History *h, const Position *pos, int raw)
+{
+    if (raw >= SCORE_KNOWN_WIN || raw <= -SCORE_KNOWN_WIN)
+        return raw;
+    int16_t *e[3];
+    hist_corr_entries(h, pos, e);
+    const int sum = CORR_PAWN_WEIGHT * *e[0] + CORR_NON_PAWN_WEIGHT * (*e[1] + *e[2]);
+    int v = raw + sum / (100 * CORR_GRAIN);
+    const int limit = SCORE_KNOWN_WIN - 1;
+    return v > limit ? limit : v < -limit ? -limit : v;
+}
+
+/* A search of `depth` found the position worth `diff` more than its
+ * corrected static evaluation: the entry moves toward that, the more the
+ * deeper the search (weight depth + 1 of CORR_WEIGHT_DIV, at most
+ * CORR_WEIGHT_MAX). */
+static inline void hist_update_corr(History *h, const Position *pos, int depth, int diff)
+{
+    int16_t *e[3];
+    hist_corr_entries(h, pos, e);
+    const int w = depth + 1 < CORR_WEIGHT_MAX ? depth + 1 : CORR_WEIGHT_MAX;
+    const int limit = CORR_LIMIT * CORR_GRAIN;
+    diff = diff > CORR_LIMIT ? CORR_LIMIT : diff < -CORR_LIMIT ? -CORR_LIMIT : diff;
+    for (int k = 0; k < 3; k++) {
+        int v = (*e[k] * (CORR_WEIGHT_DIV - w) + diff * CORR_GRAIN * w) / CORR_WEIGHT_DIV;
+        *e[k] = (int16_t)(v > limit ? limit : v < -limit ? -limit : v);
+    }
+}
 
 void hist_clear(History *h);
 

@@ -275,18 +275,19 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta)
         return tte.score;
 
     /* 2. Stand pat. */
-    int best, static_eval = SCORE_NONE;
+    int best, static_eval = SCORE_NONE, raw_eval = SCORE_NONE;
     if (in_check)
         best = -SCORE_INFINITE;
     else {
-        static_eval = tte.hit && tte.eval != SCORE_NONE ? tte.eval : evaluate(t, pos);
+        raw_eval = tte.hit && tte.eval != SCORE_NONE ? tte.eval : evaluate(t, pos);
+        static_eval = hist_corrected_eval(&t->hist, pos, raw_eval);
         best = static_eval;
         if (tte.hit && tte.score != SCORE_NONE
             && (tte.bound & (tte.score > best ? BOUND_LOWER : BOUND_UPPER)))
             best = tte.score;
         if (best >= beta) {
             if (!tte.hit)
-                tt_save(t, pos_key(pos), ss->ply, MOVE_NONE, SCORE_NONE, static_eval, 0, BOUND_NONE,
+                tt_save(t, pos_key(pos), ss->ply, MOVE_NONE, SCORE_NONE, raw_eval, 0, BOUND_NONE,
                         false);
             return best;
         }
@@ -341,7 +342,7 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta)
     if (in_check && moves == 0)
         return mated_in(ss->ply);
 
-    tt_save(t, pos_key(pos), ss->ply, best_move, best, static_eval, 0,
+    tt_save(t, pos_key(pos), ss->ply, best_move, best, raw_eval, 0,
             best >= beta ? BOUND_LOWER : BOUND_UPPER, false);
     return best;
 }
@@ -416,16 +417,20 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
     }
 
     /* 3. Static evaluation and the improving flag. */
-    int eval;
+    /* The table keeps the raw evaluation; the search uses it corrected by
+     * the pawn correction history. */
+    int eval, raw_eval = SCORE_NONE;
     bool improving = false;
     if (in_check) {
         ss->static_eval = eval = SCORE_NONE;
     } else if (excluded) {
         eval = ss->static_eval;
     } else {
-        ss->static_eval = eval = tte.hit && tte.eval != SCORE_NONE ? tte.eval : evaluate(t, pos);
+        raw_eval = tte.hit && tte.eval != SCORE_NONE ? tte.eval : evaluate(t, pos);
+        ss->static_eval = eval = hist_corrected_eval(&t->hist, pos, raw_eval);
         if (!tte.hit)
-            tt_save(t, pos_key(pos), ss->ply, MOVE_NONE, SCORE_NONE, eval, -1, BOUND_NONE, tt_pv);
+            tt_save(t, pos_key(pos), ss->ply, MOVE_NONE, SCORE_NONE, raw_eval, -1, BOUND_NONE,
+                    tt_pv);
         if (tte.hit && tte.score != SCORE_NONE
             && (tte.bound & (tte.score > eval ? BOUND_LOWER : BOUND_UPPER)))
             eval = tte.score;
@@ -664,12 +669,20 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         return excluded ? alpha : in_check ? mated_in(ss->ply) : SCORE_DRAW;
     best = best < tb_floor ? tb_floor : best > tb_ceiling ? tb_ceiling : best;
 
+    const int bound = best >= beta                  ? BOUND_LOWER
+                      : pv_node && best > old_alpha ? BOUND_EXACT
+                                                    : BOUND_UPPER;
+    /* What the search found against the static evaluation, where the bound
+     * says which way (a capture or promotion as the best move says more of
+     * the tactics than of the pawns). */
+    if (!in_check && !excluded && best > -SCORE_KNOWN_WIN && best < SCORE_KNOWN_WIN
+        && !(best_move
+             && (pos_is_capture(pos, best_move) || move_kind(best_move) == MOVE_PROMOTION))
+        && !(bound == BOUND_LOWER && best <= ss->static_eval)
+        && !(bound == BOUND_UPPER && best >= ss->static_eval))
+        hist_update_corr(&t->hist, pos, depth, best - ss->static_eval);
     if (!excluded && !(root && t->pv_idx > 0))
-        tt_save(t, pos_key(pos), ss->ply, best_move, best, ss->static_eval, depth,
-                best >= beta                  ? BOUND_LOWER
-                : pv_node && best > old_alpha ? BOUND_EXACT
-                                              : BOUND_UPPER,
-                tt_pv);
+        tt_save(t, pos_key(pos), ss->ply, best_move, best, raw_eval, depth, bound, tt_pv);
     return best;
 }
 

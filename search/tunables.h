@@ -68,6 +68,11 @@
     X(HIST_BONUS_MAX,     1800,   500,  4000)  /* ... at most this */                             \
     X(EVAL_DIFF_HIST,       10,     0,    40)  /* opponent's quiet: -this * eval change ... */     \
     X(EVAL_DIFF_HIST_MAX, 1600,   200,  4000)  /* ... within +-this */                             \
+    /* Correction history (search/history.h) */                                                  \
+    X(CORR_WEIGHT_MAX,      16,     4,    64)  /* an update's weight: depth + 1, at most this ... */ \
+    X(CORR_WEIGHT_DIV,     256,    64,  1024)  /* ... of this */                                  \
+    X(CORR_PAWN_WEIGHT,    100,     0,   200)  /* the pawn table's share, % */                   \
+    X(CORR_NON_PAWN_WEIGHT, 60,     0,   200)  /* each non-pawn table's share, % */              \
     /* Move picker */                                                                             \
     X(MP_CAPHIST_DIV,       16,     4,    64)  /* capture history weight: 1 / this */              \
     X(MP_GOOD_SEE_DIV,      64,    16,   256)  /* good captures: SEE >= -score / this */           \
