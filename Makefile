@@ -126,8 +126,8 @@ test-tsan: tsan
 	TSAN_OPTIONS="halt_on_error=1 exitcode=66" ./build/tsan/tb_threads
 
 # Syzygy probes from several threads (tests/tb_threads.c), for `make test-tsan`.
-$(BUILD)/tb_threads: tests/tb_threads.c $(LIB_OBJ)
-	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+$(BUILD)/tb_threads: tests/tb_threads.c $(BUILD)/tests/tb_reference.o $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(BUILD)/tests/tb_reference.o $(LIB_OBJ) $(LDLIBS)
 
 -include $(BUILD)/tb_threads.d
 
@@ -220,6 +220,15 @@ $(BUILD)/tests/test_train: tests/test_train.c tests/harness.h $(HARNESS_OBJ) $(T
                            $(LIB_OBJ) | criterion
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(HARNESS_OBJ) $(TRAIN_OBJ) $(LIB_OBJ) -lcriterion $(LDLIBS)
+
+# The Syzygy tests share the reference file's reader with tests/tb_threads.c.
+$(BUILD)/tests/test_syzygy: tests/test_syzygy.c tests/harness.h tests/tb_reference.h \
+                            $(HARNESS_OBJ) $(BUILD)/tests/tb_reference.o $(LIB_OBJ) | criterion
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(HARNESS_OBJ) $(BUILD)/tests/tb_reference.o $(LIB_OBJ) \
+	  -lcriterion $(LDLIBS)
+
+-include $(BUILD)/tests/tb_reference.d
 
 TEST_BINS = $(TEST_SRC:tests/%.c=$(BUILD)/tests/%)
 

@@ -17,49 +17,20 @@
 #include "../movegen/util.h"
 #include "../search/search.h"
 #include "harness.h"
+#include "tb_reference.h"
 
-static const char *tb_dir(void)
-{
-    const char *d = getenv("ROKADE_SYZYGY");
-    return d && *d ? d : "../shared/data/syzygy";
-}
+static const char *tb_dir(void) { return tb_ref_dir(); }
 
-typedef struct {
-    char fen[128];
-    int wdl, dtz;
-    char table[16];
-} RefLine;
-
-static RefLine *Ref;
+static TbRefLine *Ref;
 static int RefCount;
 
-/* Reads reference.epd; false when it is absent. */
+/* Reads reference.epd once; false when it is absent. */
 static bool ref_load(void)
 {
-    if (Ref)
-        return true;
-    char path[512];
-    snprintf(path, sizeof path, "%s/reference.epd", tb_dir());
-    FILE *f = fopen(path, "r");
-    if (!f)
-        return false;
-    int cap = 2048;
-    Ref = calloc((size_t)cap, sizeof *Ref);
-    char line[512];
-    while (Ref && fgets(line, sizeof line, f)) {
-        char *semi = strchr(line, ';');
-        if (!semi || RefCount == cap)
-            continue;
-        RefLine *r = &Ref[RefCount];
-        size_t n = (size_t)(semi - line);
-        if (n >= sizeof r->fen)
-            continue;
-        memcpy(r->fen, line, n);
-        r->fen[n] = '\0';
-        if (sscanf(semi, "; wdl %d; dtz %d; table %15s", &r->wdl, &r->dtz, r->table) == 3)
-            RefCount++;
+    if (!RefCount) {
+        free(Ref);
+        RefCount = tb_ref_load(tb_dir(), &Ref);
     }
-    fclose(f);
     return RefCount > 0;
 }
 
@@ -501,40 +472,16 @@ Test(syzygy, corrupt_data_never_crashes)
 
 enum { PROBE_THREADS = 4 };
 
-/* One thread's work: where it starts in the list, and its wrong probes. */
-typedef struct {
-    int start;
-    long wrong;
-} ProbeJob;
-
-static void *probe_all(void *arg)
-{
-    ProbeJob *job = arg;
-    long wrong = 0;
-    const int start = job->start;
-    for (int k = 0; k < RefCount; k++) {
-        const RefLine *r = &Ref[(k + start * 97) % RefCount];
-        Position pos;
-        char err[128];
-        int wdl = 9, dtz = 999;
-        if (!pos_set_fen(&pos, r->fen, false, err, sizeof err) || !tb_probe_wdl(&pos, &wdl)
-            || !tb_probe_dtz(&pos, &dtz) || wdl != r->wdl || dtz != r->dtz)
-            wrong++;
-    }
-    job->wrong = wrong;
-    return NULL;
-}
-
 /* Threads probing every reference position at once, each from another place
  * in the list, on freshly found (not yet mapped) tables. */
 Test(syzygy, probes_from_several_threads)
 {
     cr_assert_gt(tb_init(tb_dir()), 0);
     pthread_t th[PROBE_THREADS];
-    ProbeJob jobs[PROBE_THREADS];
+    TbRefJob jobs[PROBE_THREADS];
     for (int i = 0; i < PROBE_THREADS; i++) {
-        jobs[i] = (ProbeJob){.start = i, .wrong = 0};
-        cr_assert_eq(pthread_create(&th[i], NULL, probe_all, &jobs[i]), 0);
+        jobs[i] = (TbRefJob){.lines = Ref, .count = RefCount, .start = i, .wrong = 0};
+        cr_assert_eq(pthread_create(&th[i], NULL, tb_ref_probe_all, &jobs[i]), 0);
     }
     for (int i = 0; i < PROBE_THREADS; i++) {
         pthread_join(th[i], NULL);
