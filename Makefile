@@ -49,7 +49,7 @@ TRAIN_MAIN_OBJ := $(TRAIN_MAIN_SRC:%.c=$(BUILD)/%.o)
 TRAIN_EXE ?= rokade-train
 TEST_SRC := $(wildcard tests/test_*.c)
 
-.PHONY: test-nnue-layout all tune train tune-sample magics debug lint stress sanitize tsan test-tsan fuzz fuzz-toolchain fuzz-bins fuzz-run test test-sanitize test-run test-bins-run test-debug werror format-check format perft perft-quick bench perft-speed clean
+.PHONY: test-nnue-layout test-tunable all tune train tune-sample magics debug lint stress sanitize tsan test-tsan fuzz fuzz-toolchain fuzz-bins fuzz-run test test-sanitize test-run test-bins-run test-debug werror format-check format perft perft-quick bench perft-speed clean
 
 all: $(EXE)
 
@@ -282,6 +282,12 @@ test-nnue-layout: criterion
 	  build/nnue-layout4/tests/test_nnue
 	./build/nnue-layout4/tests/test_nnue --jobs 2 --filter 'nnue/incremental*'
 
+# The TUNE=1 build (search constants as UCI options) against the default
+# one: the same bench, and every ablation setting accepted and effective.
+test-tunable: $(EXE)
+	$(MAKE) TUNE=1 BUILD=build/tunable EXE=build/tunable/rokade build/tunable/rokade
+	ROKADE=./$(EXE) ROKADE_TUNABLE=./build/tunable/rokade sh tests/tunable_test.sh
+
 # The full test command (CI): the -Werror builds (gcc and clang), unit and CLI
 # tests and the bench signature, the unit tests on the debug build, then the
 # tests again under ASan+UBSan, the TSan scenario, the fuzzers (60 s) and the
@@ -292,6 +298,7 @@ test:
 	$(MAKE) -j2 werror
 	$(MAKE) -j2 test-run
 	$(MAKE) -j2 test-nnue-layout
+	$(MAKE) -j2 test-tunable
 	ROKADE=./rokade sh tests/bench_check.sh
 	$(MAKE) -j2 test-debug
 	$(MAKE) -j2 sanitize

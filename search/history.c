@@ -4,10 +4,10 @@
 #include <string.h>
 
 void hist_update_quiets(History *h, ContHist *const cont[2], const Position *pos, move_t prev,
-                        bool counters, move_t best, const move_t *quiets, int n, int depth)
+                        move_t best, const move_t *quiets, int n, int depth)
 {
     int bonus = history_bonus(depth);
-    if (counters && prev && prev != MOVE_NULL) {
+    if (MP_KILLERS && prev && prev != MOVE_NULL) {
         int pto = move_to(prev);
         h->counter[pos->board[pto]][pto] = best;
     }

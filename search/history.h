@@ -114,10 +114,11 @@ static inline void hist_update_capture(History *h, const Position *pos, move_t m
 }
 
 /* A quiet move `best` cut off at `depth` after the previous move `prev`:
- * it becomes the counter move (when counters is set) and gains history; the
- * other quiets tried before it (quiets[0..n), which holds best too) lose. */
+ * it becomes the counter move (unless MP_KILLERS leaves counter moves out)
+ * and gains history; the other quiets tried before it (quiets[0..n), which
+ * holds best too) lose. */
 void hist_update_quiets(History *h, ContHist *const cont[2], const Position *pos, move_t prev,
-                        bool counters, move_t best, const move_t *quiets, int n, int depth);
+                        move_t best, const move_t *quiets, int n, int depth);
 /* A capture or promotion `best` (MOVE_NONE: a quiet one) cut off at `depth`:
  * it gains capture history and the captures tried before it lose. */
 void hist_update_captures(History *h, const Position *pos, move_t best, const move_t *captures,

@@ -32,10 +32,12 @@ void mp_init(MovePicker *mp, const Position *pos, const History *hist, ContHist 
     mp->cont[1] = cont ? cont[1] : NULL;
     mp->qsearch = qsearch;
     /* Quiescence has no killer or counter-move stage (in check, its quiet
-     * evasions come with the other quiets). */
-    mp->killers[0] = killers && !qsearch ? killers[0] : MOVE_NONE;
-    mp->killers[1] = killers && !qsearch ? killers[1] : MOVE_NONE;
-    mp->counter = qsearch ? MOVE_NONE : counter;
+     * evasions come with the other quiets), and MP_KILLERS 0 leaves the
+     * stage out everywhere (ablation). */
+    const bool stage = MP_KILLERS && !qsearch;
+    mp->killers[0] = killers && stage ? killers[0] : MOVE_NONE;
+    mp->killers[1] = killers && stage ? killers[1] : MOVE_NONE;
+    mp->counter = stage ? counter : MOVE_NONE;
     mp->cur = mp->end = mp->bad_end = 0;
     mp->stage = ST_TT;
     /* In quiescence (not in check) the TT move is used only when noisy. */

@@ -18,32 +18,6 @@
 #include "thread.h"
 #include "tunables.h"
 
-/* ------------------------------------------------------------------------ */
-/* Technique switches, for ablation matches (bench/ablate.sh): a build with
- * -DSEARCH_OFF=OFF_NMP (or several or-ed together) leaves that technique out.
- * The default build has them all; the unused branches fold away.           */
-
-enum {
-    OFF_ASPIRATION = 1 << 0,  /* aspiration windows */
-    OFF_RAZOR = 1 << 1,       /* razoring */
-    OFF_RFP = 1 << 2,         /* reverse futility pruning */
-    OFF_NMP = 1 << 3,         /* null-move pruning */
-    OFF_IIR = 1 << 4,         /* internal iterative reduction */
-    OFF_LMP = 1 << 5,         /* late-move pruning */
-    OFF_FUTILITY = 1 << 6,    /* futility pruning */
-    OFF_SEE_PRUNE = 1 << 7,   /* SEE pruning of quiets and captures */
-    OFF_SINGULAR = 1 << 8,    /* singular extension and multi-cut */
-    OFF_CHECK_EXT = 1 << 9,   /* check extension */
-    OFF_LMR = 1 << 10,        /* late-move reductions */
-    OFF_KILLERS = 1 << 11,    /* killers and counter-move */
-    OFF_QS_PRUNE = 1 << 12,   /* delta and SEE pruning in quiescence */
-    OFF_HIST_PRUNE = 1 << 13, /* history pruning of quiet moves */
-};
-#ifndef SEARCH_OFF
-#define SEARCH_OFF 0
-#endif
-#define USE(tech) (!(SEARCH_OFF & (tech)))
-
 /* Times after which the search reports more than completed iterations. */
 enum { CURRMOVE_AFTER_MS = 3000, BOUND_LINES_AFTER_MS = 1000 };
 
@@ -304,7 +278,7 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta)
     int moves = 0;
     while ((m = mp_next(&mp)) != MOVE_NONE) {
         moves++;
-        if (USE(OFF_QS_PRUNE) && !in_check && best > SCORE_MATED_IN_MAX) {
+        if (!in_check && best > SCORE_MATED_IN_MAX) {
             /* Delta pruning: even winning the piece cannot reach alpha. */
             if (move_kind(m) != MOVE_PROMOTION && !pos_is_capture(pos, m))
                 continue;
@@ -315,7 +289,7 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta)
                     best = static_eval + gain + QS_DELTA;
                 continue;
             }
-            if (!see_ge(pos, m, 0))
+            if (!see_ge(pos, m, QS_SEE_MARGIN))
                 continue;
         }
         ss->move = m;
@@ -458,18 +432,18 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
 
     if (prune && !pv_node && !in_check && !excluded) {
         /* 4. Razoring: far below alpha, see whether captures can save it. */
-        if (USE(OFF_RAZOR) && depth <= RAZOR_DEPTH && eval + RAZOR_MARGIN * depth < alpha) {
+        if (depth <= RAZOR_DEPTH && eval + RAZOR_MARGIN * depth < alpha) {
             int v = qsearch(t, ss, alpha - 1, alpha);
             if (v < alpha && !is_decisive_score(v))
                 return v;
         }
         /* 5. Reverse futility pruning. */
-        if (USE(OFF_RFP) && depth <= RFP_DEPTH && eval - RFP_MARGIN * (depth - improving) >= beta
+        if (depth <= RFP_DEPTH && eval - RFP_MARGIN * (depth - improving) >= beta
             && eval < SCORE_TB_WIN_IN_MAX)
             return (eval + beta) / 2;
 
         /* 6. Null move, with a zugzwang guard and verification when deep. */
-        if (USE(OFF_NMP) && depth >= NMP_MIN_DEPTH && eval >= beta && ss->static_eval >= beta
+        if (depth >= NMP_MIN_DEPTH && eval >= beta && ss->static_eval >= beta
             && (ss - 1)->move != MOVE_NULL && non_pawn_material(pos, pos->side)
             && beta > SCORE_MATED_IN_MAX) {
             int r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIV
@@ -498,7 +472,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
     }
 
     /* 7. Internal iterative reduction without a TT move. */
-    if (USE(OFF_IIR) && prune && (pv_node || cut_node) && depth >= IIR_MIN_DEPTH && !tt_move)
+    if (prune && (pv_node || cut_node) && depth >= IIR_MIN_DEPTH && !tt_move)
         depth--;
 
     /* 8. The move loop. */
@@ -506,8 +480,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
     ContHist *cont[2];
     cont_of(ss, cont);
     const move_t counter = hist_counter(&t->hist, pos, (ss - 1)->move);
-    mp_init(&mp, pos, &t->hist, cont, tt_move, USE(OFF_KILLERS) ? ss->killers : NULL, counter,
-            false);
+    mp_init(&mp, pos, &t->hist, cont, tt_move, ss->killers, counter, false);
 
     move_t quiets[64], captures[32];
     int nq = 0, nc = 0, move_count = 0;
@@ -532,28 +505,26 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         if (prune && !root && best > SCORE_MATED_IN_MAX && non_pawn_material(pos, pos->side)) {
             if (quiet && !pos_gives_check(pos, m)) {
                 int lmp = (LMP_BASE + depth * depth) / (2 - improving);
-                if (USE(OFF_LMP) && move_count > lmp)
+                if (move_count > lmp)
                     continue;
                 /* History pruning: quiet moves that keep failing here. */
-                if (USE(OFF_HIST_PRUNE) && depth <= HIST_PRUNE_DEPTH
-                    && hist_score < -HIST_PRUNE_MARGIN * depth)
+                if (depth <= HIST_PRUNE_DEPTH && hist_score < -HIST_PRUNE_MARGIN * depth)
                     continue;
                 /* Not against a mate-level alpha: a quiet check may mate sooner. */
-                if (USE(OFF_FUTILITY) && !in_check && depth <= FUTILITY_DEPTH
-                    && alpha < SCORE_TB_WIN_IN_MAX
+                if (!in_check && depth <= FUTILITY_DEPTH && alpha < SCORE_TB_WIN_IN_MAX
                     && ss->static_eval + FUTILITY_BASE + FUTILITY_MARGIN * depth <= alpha)
                     continue;
-                if (USE(OFF_SEE_PRUNE) && !see_ge(pos, m, SEE_QUIET_MARGIN * depth))
+                if (!see_ge(pos, m, SEE_QUIET_MARGIN * depth))
                     continue;
-            } else if (USE(OFF_SEE_PRUNE) && !quiet && depth <= SEE_NOISY_DEPTH
+            } else if (!quiet && depth <= SEE_NOISY_DEPTH
                        && !see_ge(pos, m, SEE_NOISY_MARGIN * depth * depth))
                 continue;
         }
 
         /* 10. Extensions: singular (with multi-cut), check. */
         int ext = 0;
-        if (USE(OFF_SINGULAR) && prune && !root && depth >= SE_MIN_DEPTH && m == tt_move
-            && !excluded && tte.depth >= depth - SE_TT_DEPTH_MARGIN && (tte.bound & BOUND_LOWER)
+        if (prune && !root && depth >= SE_MIN_DEPTH && m == tt_move && !excluded
+            && tte.depth >= depth - SE_TT_DEPTH_MARGIN && (tte.bound & BOUND_LOWER)
             && tte.score != SCORE_NONE && !is_decisive_score(tte.score)
             && ss->ply < EXT_PLY_MUL * t->root_depth) {
             int sbeta = tte.score - SE_BETA_SCALE * depth;
@@ -583,7 +554,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
                                            : 0;
         make_move(t, pos, m);
         const bool gives_check = pos_in_check(pos);
-        if (USE(OFF_CHECK_EXT) && !ext && gives_check && ss->ply < EXT_PLY_MUL * t->root_depth)
+        if (!ext && gives_check && ss->ply < CHECK_EXT_PLY_MUL * t->root_depth)
             ext = 1;
         if (quiet && nq < (int)(sizeof quiets / sizeof *quiets))
             quiets[nq++] = m;
@@ -593,8 +564,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         int score;
 
         /* 11. Late-move reductions, then the PVS re-searches. */
-        if (USE(OFF_LMR) && prune && depth >= LMR_MIN_DEPTH && move_count > 1 + root
-            && (quiet || !pv_node)) {
+        if (prune && depth >= LMR_MIN_DEPTH && move_count > 1 + root && (quiet || !pv_node)) {
             const int last = LMR_TABLE_SIZE - 1;
             int r = Reductions[depth < last ? depth : last][move_count < last ? move_count : last];
             r += !pv_node;
@@ -654,8 +624,8 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
                             ss->killers[1] = ss->killers[0];
                             ss->killers[0] = m;
                         }
-                        hist_update_quiets(&t->hist, cont, pos, (ss - 1)->move, USE(OFF_KILLERS), m,
-                                           quiets, nq, depth);
+                        hist_update_quiets(&t->hist, cont, pos, (ss - 1)->move, m, quiets, nq,
+                                           depth);
                     }
                     hist_update_captures(&t->hist, pos, quiet ? MOVE_NONE : m, captures, nc, depth);
                     break;
@@ -762,7 +732,7 @@ void search_thread_run(SearchThread *t)
             int prev = t->root_moves[t->pv_idx].prev_score;
             int delta = ASP_DELTA + abs(prev) / ASP_DELTA_DIV;
             int alpha = -SCORE_INFINITE, beta = SCORE_INFINITE, failed_high = 0;
-            if (USE(OFF_ASPIRATION) && depth >= ASP_MIN_DEPTH && prev != -SCORE_INFINITE) {
+            if (depth >= ASP_MIN_DEPTH && prev != -SCORE_INFINITE) {
                 alpha = prev - delta > -SCORE_INFINITE ? prev - delta : -SCORE_INFINITE;
                 beta = prev + delta < SCORE_INFINITE ? prev + delta : SCORE_INFINITE;
             }

@@ -6,6 +6,11 @@
  * measured by leaving it out (README.md, "Ablation"), what it is worth.
  * Values written as a fraction are in hundredths (130 = 1.30).
  *
+ * Ablation is a setting of these, not a switch in the search: where a
+ * technique can be left out, its range reaches the value that leaves it out
+ * (a tuner's own ranges are narrower), as listed in TECHNIQUE_OFF below and
+ * used by bench/ablate.sh.
+ *
  * The default build makes them compile-time constants. `make TUNE=1` builds
  * them as variables and lists each as a UCI spin option with its range, so
  * that an SPSA tuner (OpenBench's) can set them; the default build does not
@@ -16,52 +21,53 @@
 /* clang-format off */
 #define SEARCH_TUNABLES(X)                                                                        \
     /* Aspiration windows (+106 Elo, H1) */                                                       \
-    X(ASP_MIN_DEPTH,         4,     1,    10)  /* first iteration searched with a window */       \
+    X(ASP_MIN_DEPTH,         4,     1,  1000)  /* first iteration searched with a window */       \
     X(ASP_DELTA,            14,     4,    60)  /* half-width of the first window, cp */            \
     X(ASP_DELTA_DIV,        64,    16,   256)  /* the window widens by |score| / this */           \
     X(ASP_FAIL_HIGH_MAX,     3,     0,     6)  /* plies a re-search after a fail high may lose */  \
     /* Razoring (+13 Elo) */                                                                      \
-    X(RAZOR_DEPTH,           3,     1,     6)  /* deepest razored node */                          \
+    X(RAZOR_DEPTH,           3,     0,     6)  /* deepest razored node */                          \
     X(RAZOR_MARGIN,        220,    50,   600)  /* per ply, cp below alpha */                       \
     /* Reverse futility pruning (+53 Elo) */                                                      \
-    X(RFP_DEPTH,             8,     2,    14)  /* deepest pruned node */                           \
+    X(RFP_DEPTH,             8,     0,    14)  /* deepest pruned node */                           \
     X(RFP_MARGIN,           90,    20,   200)  /* per ply (less one when improving), cp */        \
     /* Null-move pruning (+12 Elo) */                                                             \
-    X(NMP_MIN_DEPTH,         3,     1,     8)  /* shallowest node that tries a null move */        \
+    X(NMP_MIN_DEPTH,         3,     1,  1000)  /* shallowest node that tries a null move */        \
     X(NMP_BASE_REDUCTION,    4,     1,     8)  /* reduction at any depth */                        \
     X(NMP_DEPTH_DIV,         4,     2,    12)  /* plus depth / this */                             \
     X(NMP_EVAL_DIV,        250,    50,   800)  /* plus (eval - beta) / this ... */                 \
     X(NMP_EVAL_MAX,          3,     0,     8)  /* ... at most this */                              \
     X(NMP_VERIFY_DEPTH,     12,     6,    30)  /* from this depth a null-move cutoff is verified */\
     /* Internal iterative reduction (+29 Elo) */                                                  \
-    X(IIR_MIN_DEPTH,         4,     2,    10)  /* a PV or cut node without a TT move, from here */ \
+    X(IIR_MIN_DEPTH,         4,     2,  1000)  /* a PV or cut node without a TT move, from here */ \
     /* Late-move pruning (+148 Elo, H1) */                                                        \
-    X(LMP_BASE,              3,     0,    12)  /* quiets tried: (this + depth^2) / (2 - improving) */ \
+    X(LMP_BASE,              3,     0,   512)  /* quiets tried: (this + depth^2) / (2 - improving) */ \
     /* History pruning */                                                                         \
-    X(HIST_PRUNE_DEPTH,      4,     1,     8)  /* deepest pruned node */                           \
+    X(HIST_PRUNE_DEPTH,      4,     0,     8)  /* deepest pruned node */                           \
     X(HIST_PRUNE_MARGIN,  4000,  1000, 12000)  /* prunes a quiet below -this * depth */            \
     /* Futility pruning (+17 Elo) */                                                              \
-    X(FUTILITY_DEPTH,        8,     2,    14)  /* deepest pruned node */                           \
+    X(FUTILITY_DEPTH,        8,     0,    14)  /* deepest pruned node */                           \
     X(FUTILITY_BASE,        90,     0,   300)  /* margin at depth 0, cp */                         \
     X(FUTILITY_MARGIN,      90,    30,   250)  /* margin per ply, cp */                            \
     /* SEE pruning (+45 Elo) */                                                                   \
-    X(SEE_QUIET_MARGIN,    -55,  -200,     0)  /* quiets losing more than -this * depth */        \
-    X(SEE_NOISY_DEPTH,       8,     2,    14)  /* deepest node whose captures are SEE-pruned */    \
+    X(SEE_QUIET_MARGIN,    -55,-10000,     0)  /* quiets losing more than -this * depth */        \
+    X(SEE_NOISY_DEPTH,       8,     0,    14)  /* deepest node whose captures are SEE-pruned */    \
     X(SEE_NOISY_MARGIN,    -22,  -100,     0)  /* captures losing more than -this * depth^2 */    \
     /* Singular extensions and multi-cut (+23 Elo) */                                             \
-    X(SE_MIN_DEPTH,          7,     4,    12)  /* shallowest node that tests the TT move */       \
+    X(SE_MIN_DEPTH,          7,     4,  1000)  /* shallowest node that tests the TT move */       \
     X(SE_TT_DEPTH_MARGIN,    3,     1,     6)  /* the TT entry is at most this much shallower */   \
     X(SE_BETA_SCALE,         2,     1,     6)  /* singular beta: TT score - this * depth */        \
     X(SE_DOUBLE_MARGIN,     20,     0,   100)  /* a non-PV move this far below: extend by two */   \
     /* Late-move reductions (+98 Elo, H1) */                                                      \
-    X(LMR_MIN_DEPTH,         3,     2,     6)  /* shallowest reduced node */                       \
+    X(LMR_MIN_DEPTH,         3,     2,  1000)  /* shallowest reduced node */                       \
     X(LMR_BASE,             75,   -50,   200)  /* reduction: base + ln(depth) ln(moves) / div */   \
     X(LMR_DIV,             225,   100,   500)  /* (both in hundredths) */                          \
     X(LMR_CUTOFFS,           3,     1,    10)  /* one more when the child cut off more often */    \
     X(LMR_HIST_DIV,       8192,  2048, 32768)  /* one less per this much quiet history */          \
     X(LMR_CAPHIST_DIV,    8192,  2048, 32768)  /* captures: one less, and one per this */          \
     /* Quiescence (delta and SEE pruning: +125 Elo, H1) */                                        \
-    X(QS_DELTA,            200,    50,   600)  /* margin over the captured piece, cp */            \
+    X(QS_DELTA,            200,    50,100000)  /* margin over the captured piece, cp */            \
+    X(QS_SEE_MARGIN,         0,-10000,   200)  /* captures with a SEE below this are skipped */    \
     /* Histories */                                                                               \
     X(HIST_BONUS_MUL,      170,    50,   400)  /* history bonus: mul * depth - sub ... */          \
     X(HIST_BONUS_SUB,      120,     0,   400)                                                     \
@@ -76,10 +82,12 @@
     /* Move picker */                                                                             \
     X(MP_CAPHIST_DIV,       16,     4,    64)  /* capture history weight: 1 / this */              \
     X(MP_GOOD_SEE_DIV,      64,    16,   256)  /* good captures: SEE >= -score / this */           \
+    X(MP_KILLERS,            1,     0,     1)  /* killers and counter-move tried after captures */ \
     /* Lazy SMP: a thread's vote for its move */                                                  \
     X(VOTE_SCORE_OFFSET,    14,     0,   100)  /* (score - worst + this) * depth */               \
     /* Extensions (check extension: +4 Elo in 800 games) */                                       \
-    X(EXT_PLY_MUL,           2,     1,     4)  /* no extension beyond this * the root depth */      \
+    X(EXT_PLY_MUL,           2,     1,     4)  /* no singular extension beyond this * root depth */ \
+    X(CHECK_EXT_PLY_MUL,     2,     0,     4)  /* no check extension beyond this * root depth */    \
     /* Time allocation (search/timeman.c) */                                                      \
     X(TM_MOVES,             40,    10,    80)  /* moves the clock is spread over at most */        \
     X(TM_SD_MOVES,          35,    10,    80)  /* without moves-to-go: soft = available / this */  \
@@ -100,6 +108,27 @@
     X(TM_SHARE_MAX,        150,   100,   300)  /* ... at most this (16.5 Elo at 2+0.02) */         \
     X(TM_SINGLE_REPLY,      20,     1,   100)  /* scale with one legal move */
 /* clang-format on */
+
+/* Each technique that ablation matches can leave out, and the settings that
+ * leave it out: X(NAME, "TUNABLE=value ..."). A minimum depth of 1000 is never
+ * reached (a search's depth stays below MAX_PLY plus its extensions); a
+ * LMP_BASE of 512 allows more quiets than a position has (MAX_MOVES); margins
+ * of -10000 or 100000 are beyond any SEE or score. */
+#define TECHNIQUE_OFF(X)                                                                           \
+    X(ASPIRATION, "ASP_MIN_DEPTH=1000")                                                            \
+    X(RAZOR, "RAZOR_DEPTH=0")                                                                      \
+    X(RFP, "RFP_DEPTH=0")                                                                          \
+    X(NMP, "NMP_MIN_DEPTH=1000")                                                                   \
+    X(IIR, "IIR_MIN_DEPTH=1000")                                                                   \
+    X(LMP, "LMP_BASE=512")                                                                         \
+    X(FUTILITY, "FUTILITY_DEPTH=0")                                                                \
+    X(SEE_PRUNE, "SEE_QUIET_MARGIN=-10000 SEE_NOISY_DEPTH=0")                                      \
+    X(SINGULAR, "SE_MIN_DEPTH=1000")                                                               \
+    X(CHECK_EXT, "CHECK_EXT_PLY_MUL=0")                                                            \
+    X(LMR, "LMR_MIN_DEPTH=1000")                                                                   \
+    X(KILLERS, "MP_KILLERS=0")                                                                     \
+    X(QS_PRUNE, "QS_DELTA=100000 QS_SEE_MARGIN=-10000")                                            \
+    X(HIST_PRUNE, "HIST_PRUNE_DEPTH=0")
 
 /* Every default lies in its range. */
 #define TUNABLE_CHECK(name, value, min, max)                                                       \
