@@ -92,6 +92,11 @@ $(BUILD)/gen_tune_sample: tests/gen_tune_sample.c $(LIB_OBJ)
 tune-sample: $(BUILD)/gen_tune_sample
 	./$(BUILD)/gen_tune_sample tests/data/tune_sample.bin
 
+# Endgame openings (5-7 pieces) from self-play games, for the Syzygy
+# matches (bench/tools/endgame_fens.c, bench/README.md).
+$(BUILD)/endgame_fens: bench/tools/endgame_fens.c $(LIB_OBJ)
+	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+
 # Prints the magic numbers of movegen/attacks.c, found by tests/gen_magics.c
 # (a seeded search: the same numbers on every run).
 $(BUILD)/gen_magics: tests/gen_magics.c $(LIB_OBJ)
@@ -161,7 +166,7 @@ fuzz-run: fuzz
 # ---- static analysis ----
 # clang-tidy reads .clang-tidy; cppcheck's settings are these flags (the tests
 # are left to clang-tidy, as cppcheck cannot expand Criterion's macros).
-LINT_SRC := $(LIB_SRC) $(MAIN_SRC) $(TUNE_SRC) $(TRAIN_SRC) $(TRAIN_MAIN_SRC) $(wildcard tests/*.c) $(wildcard tests/fuzz/*.c)
+LINT_SRC := $(LIB_SRC) $(MAIN_SRC) $(TUNE_SRC) $(TRAIN_SRC) $(TRAIN_MAIN_SRC) bench/tools/endgame_fens.c $(wildcard tests/*.c) $(wildcard tests/fuzz/*.c)
 CPPCHECK_FLAGS := --quiet --std=c11 --enable=style,warning,performance,portability \
   --inline-suppr --error-exitcode=1 -D__GNUC__ -D__x86_64__ -iengine/web/node_modules
 
@@ -179,7 +184,7 @@ CLANG_FORMAT ?= clang-format
 FORMAT_SRC := $(filter-out eval/weights.c,$(wildcard movegen/*.[ch] movegen/records/*.[ch] \
               eval/*.[ch] eval/nnue/*.[ch] eval/syzygy/*.[ch] eval/train/*.[ch] eval/tune/*.[ch] \
               search/*.[ch] \
-              perft/*.[ch] bench/*.[ch] engine/*.[ch] engine/web/*.[ch] tests/*.[ch] \
+              perft/*.[ch] bench/*.[ch] bench/tools/*.[ch] engine/*.[ch] engine/web/*.[ch] tests/*.[ch] \
               tests/fuzz/*.[ch]))
 
 format-check:
