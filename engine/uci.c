@@ -680,6 +680,12 @@ static void cmd_eval(Engine *e, Tokens *t)
         uci_print("The search scores this position %d cp (side to move): %s", known,
                   pos_is_dead(pos) ? "a dead position (5.2.2)"
                                    : "a won ending against a lone king (known win)");
+    else if (!pos->by_type[PAWN] && eval_mop_up(pos)) {
+        const int mop = pos->side == WHITE ? eval_mop_up(pos) : -eval_mop_up(pos);
+        uci_print("Mop-up: %+d cp (side to move; a pawnless ending a rook or more ahead, the "
+                  "weaker king driven to the edge): the search scores this position %d cp",
+                  mop, v + mop);
+    }
 }
 
 static void cmd_help(Engine *e, Tokens *t);

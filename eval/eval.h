@@ -38,12 +38,21 @@ bool eval_known(const Position *pos, int *v);
 /* The known-win score of a won ending against a lone king, White's view; 0
  * when there is none on the board (known.c). */
 int eval_lone_king(const Position *pos);
+/* The mop-up bonus of a pawnless ending a rook's worth or more ahead, White's
+ * view; 0 in any other position (known.c). */
+int eval_mop_up(const Position *pos);
 /* The evaluation with a net: eval_known, else the net's output for the
- * position the stack has reached. */
+ * position the stack has reached, with the mop-up bonus. */
 static inline int eval_nnue(const Position *pos, NnueStack *st)
 {
     int v;
-    return eval_known(pos, &v) ? v : nnue_evaluate(st, pos);
+    if (eval_known(pos, &v))
+        return v;
+    const int net = nnue_evaluate(st, pos);
+    if (pos->by_type[PAWN]) /* the common case, decided here without a call */
+        return net;
+    const int mop = eval_mop_up(pos);
+    return net + (pos->side == WHITE ? mop : -mop);
 }
 /* Material values (middlegame) by piece type: the one piece-value table,
  * also the static exchange's and the move ordering's (search/see.h). */

@@ -59,6 +59,17 @@ static int eval_fen(const char *fen, bool c960)
     return v;
 }
 
+/* The mop-up bonus of a FEN (White's view). */
+static int eval_mop_up_fen(const char *fen)
+{
+    Position *pos = calloc(1, sizeof *pos);
+    char err[200];
+    cr_assert(pos_set_fen(pos, fen, false, err, sizeof err), "%s: %s", fen, err);
+    int v = eval_mop_up(pos);
+    free(pos);
+    return v;
+}
+
 static int check_suite(const char *path, bool c960, int walk_plies)
 {
     FILE *f = fopen(path, "r");
@@ -146,6 +157,28 @@ Test(eval, lone_king_endings_lead_to_the_mate)
     /* Two knights cannot force mate: nearly a draw, not a known win. */
     int nn = eval_fen("8/8/3k4/8/8/8/8/1NN1K3 w - - 0 1", false);
     cr_expect(nn >= 0 && nn < 200, "KNNK scores %d", nn);
+}
+
+Test(eval, mop_up_drives_the_weaker_king_to_the_edge)
+{
+    /* K+Q v K+R, White stronger: more when the black king is on the edge
+     * than in the centre, and more with the kings near. */
+    int edge = eval_mop_up_fen("3rk3/8/4K3/8/8/8/8/Q7 w - - 0 1");
+    int centre = eval_mop_up_fen("8/8/4K3/4r3/3k4/8/8/7Q w - - 0 1");
+    int apart = eval_mop_up_fen("3rk3/8/8/8/8/8/8/Q3K3 w - - 0 1");
+    cr_expect(edge > centre && centre > 0, "KQKR: edge %d, centre %d", edge, centre);
+    cr_expect(edge > apart && apart > 0, "KQKR: kings near %d, apart %d", edge, apart);
+    /* Black stronger: the same bonus, negative (White's view); the side to
+     * move does not change it. */
+    cr_expect_eq(eval_mop_up_fen("q7/8/8/8/8/4k3/8/3RK3 w - - 0 1"),
+                 -eval_mop_up_fen("3rk3/8/4K3/8/8/8/8/Q7 b - - 0 1"), "mirror");
+    /* None: with a pawn, a lone king (eval_lone_king's), an edge below a
+     * rook (K+R v K+B), more than six pieces. */
+    static const char *const None[] = {
+        "3rk3/8/4K3/8/8/8/P7/Q7 w - - 0 1", "4k3/8/4K3/8/8/8/8/Q7 w - - 0 1",
+        "3bk3/8/4K3/8/8/8/8/R7 w - - 0 1", "2nrk3/8/4K3/8/8/8/8/QRB5 w - - 0 1"};
+    for (size_t i = 0; i < sizeof None / sizeof *None; i++)
+        cr_expect_eq(eval_mop_up_fen(None[i]), 0, "%s", None[i]);
 }
 
 Test(eval, material_points_the_right_way)
