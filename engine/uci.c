@@ -675,13 +675,13 @@ static void cmd_eval(Engine *e, Tokens *t)
     const int v = nnue_evaluate_scratch(e->net, pos);
     uci_print("Network evaluation: %d cp (side to move; EvalFile %s)", v, e->eval_file);
     uci_print("Network evaluation: %+.2f (white side)", (pos->side == WHITE ? v : -v) / 100.0);
-    int known;
+    int known, mop;
     if (eval_known(pos, &known))
         uci_print("The search scores this position %d cp (side to move): %s", known,
                   pos_is_dead(pos) ? "a dead position (5.2.2)"
                                    : "a won ending against a lone king (known win)");
-    else if (!pos->by_type[PAWN] && eval_mop_up(pos)) {
-        const int mop = pos->side == WHITE ? eval_mop_up(pos) : -eval_mop_up(pos);
+    else if ((mop = eval_mop_up(pos)) != 0) {
+        mop = pos->side == WHITE ? mop : -mop;
         uci_print("Mop-up: %+d cp (side to move; a pawnless ending a rook or more ahead, the "
                   "weaker king driven to the edge): the search scores this position %d cp",
                   mop, v + mop);
