@@ -196,6 +196,15 @@ static inline void cont_of(Stack *ss, ContHist *cont[2])
     cont[1] = (ss - 2)->cont;
 }
 
+/* Records at this ply the move m about to be made from pos. */
+static inline void play_at(SearchThread *t, Stack *ss, const Position *pos, move_t m, bool quiet)
+{
+    const int pc = pos->board[move_from(m)], to = move_to(m);
+    ss->move = m;
+    ss->quiet = quiet;
+    ss->cont = &t->hist.continuation[pc][to];
+}
+
 /* Bookkeeping at the entry of every node. */
 static inline void enter_node(SearchThread *t, Stack *ss)
 {
@@ -292,9 +301,7 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta)
             if (!see_ge(pos, m, QS_SEE_MARGIN))
                 continue;
         }
-        ss->move = m;
-        ss->quiet = false;
-        ss->cont = &t->hist.continuation[pos->board[move_from(m)]][move_to(m)];
+        play_at(t, ss, pos, m, false);
         tt_table_prefetch(&s->tt, pos_key_after(pos, m));
         make_move(t, pos, m);
         int score = -qsearch(t, ss + 1, -beta, -alpha);
@@ -469,6 +476,40 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
                     return v;
             }
         }
+
+        /* 6b. ProbCut: a good capture whose reduced search beats beta by a
+         * margin makes the node a likely cutoff (unless the table already
+         * knows a search nearly as deep that stayed below that margin). */
+        const int pc_beta = beta + PROBCUT_MARGIN;
+        if (depth >= PROBCUT_MIN_DEPTH && !is_decisive_score(beta)
+            && !(tte.hit && tte.score != SCORE_NONE && tte.depth >= depth - PROBCUT_REDUCTION + 1
+                 && tte.score < pc_beta)) {
+            MovePicker pc_mp;
+            ContHist *pc_cont[2];
+            cont_of(ss, pc_cont);
+            mp_init(&pc_mp, pos, &t->hist, pc_cont, tt_move, NULL, MOVE_NONE, true);
+            move_t m;
+            while ((m = mp_next(&pc_mp)) != MOVE_NONE) {
+                if ((!pos_is_capture(pos, m) && move_kind(m) != MOVE_PROMOTION)
+                    || !see_ge(pos, m, pc_beta - ss->static_eval))
+                    continue;
+                play_at(t, ss, pos, m, false);
+                tt_table_prefetch(&s->tt, pos_key_after(pos, m));
+                make_move(t, pos, m);
+                int v = -qsearch(t, ss + 1, -pc_beta, -pc_beta + 1);
+                if (v >= pc_beta)
+                    v = -search(t, ss + 1, -pc_beta, -pc_beta + 1, depth - PROBCUT_REDUCTION,
+                                !cut_node);
+                unmake_move(t, pos, m);
+                if (stopped(t))
+                    return 0;
+                if (v >= pc_beta) {
+                    tt_save(t, pos_key(pos), ss->ply, m, v, raw_eval, depth - PROBCUT_REDUCTION + 1,
+                            BOUND_LOWER, tt_pv);
+                    return v;
+                }
+            }
+        }
     }
 
     /* 7. Internal iterative reduction without a TT move. */
@@ -496,7 +537,6 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         move_count++;
         const bool capture = pos_is_capture(pos, m);
         const bool quiet = !capture && move_kind(m) != MOVE_PROMOTION;
-        const int pc = pos->board[move_from(m)];
         /* Read before the move is made (for the LMR of captures). */
         const int capture_hist = capture ? hist_capture(&t->hist, pos, m) : 0;
         const int hist_score = quiet ? hist_quiet(&t->hist, cont, pos, m) : 0;
@@ -546,9 +586,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         if (root && t->id == 0 && !s->quiet && s->rep.currmove
             && search_elapsed(s) > CURRMOVE_AFTER_MS)
             s->rep.currmove(s->rep.ctx, &s->root, depth, m, move_count + t->pv_idx);
-        ss->move = m;
-        ss->quiet = quiet;
-        ss->cont = &t->hist.continuation[pc][move_to(m)];
+        play_at(t, ss, pos, m, quiet);
         tt_table_prefetch(&s->tt, pos_key_after(pos, m));
         const uint64_t nodes_before = root ? atomic_load_explicit(&t->nodes, memory_order_relaxed)
                                            : 0;
@@ -689,9 +727,7 @@ static int mate_exists(SearchThread *t, int plies, uint64_t budget)
     t->proof_limit = atomic_load_explicit(&t->nodes, memory_order_relaxed) + budget;
     for (int i = 0; i < t->root_count && !found && !stopped(t); i++) {
         const move_t m = t->root_moves[i].move;
-        ss->move = m;
-        ss->quiet = !pos_is_capture(pos, m) && move_kind(m) != MOVE_PROMOTION;
-        ss->cont = &t->hist.continuation[pos->board[move_from(m)]][move_to(m)];
+        play_at(t, ss, pos, m, !pos_is_capture(pos, m) && move_kind(m) != MOVE_PROMOTION);
         make_move(t, pos, m);
         int score = -search(t, ss + 1, -beta, -beta + 1, plies - 1, false);
         unmake_move(t, pos, m);

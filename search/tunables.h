@@ -74,6 +74,10 @@
     X(HIST_BONUS_MAX,     1800,   500,  4000)  /* ... at most this */                             \
     X(EVAL_DIFF_HIST,       10,     0,    40)  /* opponent's quiet: -this * eval change ... */     \
     X(EVAL_DIFF_HIST_MAX, 1600,   200,  4000)  /* ... within +-this */                             \
+    /* ProbCut */                                                                                 \
+    X(PROBCUT_MIN_DEPTH,     5,     2,  1000)  /* shallowest node tried */                        \
+    X(PROBCUT_MARGIN,      200,    50,   500)  /* cp above beta a capture must reach ... */       \
+    X(PROBCUT_REDUCTION,     4,     2,     6)  /* ... searched this many plies shallower */       \
     /* Correction history (search/history.h) */                                                  \
     X(CORR_WEIGHT_MAX,      16,     4,    64)  /* an update's weight: depth + 1, at most this ... */ \
     X(CORR_WEIGHT_DIV,     256,    64,  1024)  /* ... of this */                                  \
@@ -119,6 +123,7 @@
     X(RAZOR, "RAZOR_DEPTH=0")                                                                      \
     X(RFP, "RFP_DEPTH=0")                                                                          \
     X(NMP, "NMP_MIN_DEPTH=1000")                                                                   \
+    X(PROBCUT, "PROBCUT_MIN_DEPTH=1000")                                                           \
     X(IIR, "IIR_MIN_DEPTH=1000")                                                                   \
     X(LMP, "LMP_BASE=512")                                                                         \
     X(FUTILITY, "FUTILITY_DEPTH=0")                                                                \
