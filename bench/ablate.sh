@@ -7,7 +7,7 @@
 # TECHNIQUE_OFF list of search/tunables.h, as UCI options.
 # Usage: sh bench/ablate.sh [-n NODES] [-g MAXGAMES] [-c CONCURRENCY] NAME...
 #        sh bench/ablate.sh -p     prints each NAME and its settings
-#   NAME: ASPIRATION RAZOR RFP NMP IIR LMP FUTILITY SEE_PRUNE SINGULAR
+#   NAME: ASPIRATION RAZOR RFP NMP PROBCUT IIR LMP FUTILITY SEE_PRUNE SINGULAR
 #         CHECK_EXT LMR KILLERS QS_PRUNE HIST_PRUNE
 # Results go to build/ablate/NAME.{log,json}; a summary line per technique.
 here=$(cd "$(dirname "$0")/.." && pwd)
