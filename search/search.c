@@ -622,8 +622,15 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
             if (d > new_depth)
                 d = new_depth;
             score = -search(t, ss + 1, -alpha - 1, -alpha, d, true);
-            if (score > alpha && d < new_depth)
-                score = -search(t, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node);
+            if (score > alpha && d < new_depth) {
+                /* The reduced search beat alpha: search again one ply deeper
+                 * when it did so by far, one shallower when it came out
+                 * barely above the best move so far. */
+                new_depth += (score > best + LMR_DEEPER_MARGIN + 2 * new_depth)
+                             - (score < best + LMR_SHALLOWER_MARGIN);
+                if (d < new_depth)
+                    score = -search(t, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node);
+            }
         } else if (!pv_node || move_count > 1)
             score = -search(t, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node);
         else

@@ -65,6 +65,8 @@
     X(LMR_CUTOFFS,           3,     1,    10)  /* one more when the child cut off more often */    \
     X(LMR_HIST_DIV,       8192,  2048, 32768)  /* one less per this much quiet history */          \
     X(LMR_CAPHIST_DIV,    8192,  2048, 32768)  /* captures: one less, and one per this */          \
+    X(LMR_DEEPER_MARGIN,    40,     0,   200)  /* re-search a ply deeper above best + this + 2 d */ \
+    X(LMR_SHALLOWER_MARGIN, 10,   -50,   100)  /* ... a ply shallower below best + this */         \
     /* Quiescence (delta and SEE pruning: +125 Elo, H1) */                                        \
     X(QS_DELTA,            200,    50,100000)  /* margin over the captured piece, cp */            \
     X(QS_SEE_MARGIN,         0,-10000,   200)  /* captures with a SEE below this are skipped */    \
