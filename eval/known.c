@@ -14,6 +14,9 @@
 
 const int PieceValue[PIECE_TYPE_NB] = {0, 100, 320, 330, 500, 950, 0};
 
+/* How near the edge a king on sq stands: 2 in the centre, 14 in a corner. */
+static int edge_nearness(int sq) { return abs(2 * file_of(sq) - 7) + abs(2 * rank_of(sq) - 7); }
+
 /* Won endings against a lone king: K+Q, K+R, K+B+N or the bishop pair, with
  * or without more. The value is a known win plus the strong side's material,
  * growing as the lone king nears the edge (with B+N alone, a corner of the
@@ -40,7 +43,7 @@ int eval_lone_king(const Position *pos)
         while (pawns)
             v += 10 * relative_rank(strong, pop_lsb(&pawns));
         const int wk = pos_king_sq(pos, weak), sk = pos_king_sq(pos, strong);
-        const int edge = abs(2 * file_of(wk) - 7) + abs(2 * rank_of(wk) - 7); /* 2..14 */
+        const int edge = edge_nearness(wk);
         v += 10 * (7 - square_distance(wk, sk));
         if (heavy || pair) {
             v += 20 * edge;
@@ -80,7 +83,7 @@ int eval_mop_up(const Position *pos)
     if (material[strong] - material[weak] < MOP_UP_MIN_EDGE)
         return 0;
     const int wk = pos_king_sq(pos, weak), sk = pos_king_sq(pos, strong);
-    const int edge = abs(2 * file_of(wk) - 7) + abs(2 * rank_of(wk) - 7); /* 2..14 */
+    const int edge = edge_nearness(wk);
     const int v = 10 * edge + 10 * (7 - square_distance(wk, sk));
     return strong == WHITE ? v : -v;
 }

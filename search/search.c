@@ -289,8 +289,6 @@ static int qsearch(SearchThread *t, Stack *ss, int alpha, int beta)
         moves++;
         if (!in_check && best > SCORE_MATED_IN_MAX) {
             /* Delta pruning: even winning the piece cannot reach alpha. */
-            if (move_kind(m) != MOVE_PROMOTION && !pos_is_capture(pos, m))
-                continue;
             int gain = PieceValue[capture_victim(pos, m)];
             if (move_kind(m) != MOVE_PROMOTION && static_eval + gain + QS_DELTA <= alpha
                 && !see_ge(pos, m, 1)) {
@@ -487,11 +485,11 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
             MovePicker pc_mp;
             ContHist *pc_cont[2];
             cont_of(ss, pc_cont);
+            /* The quiescence picker: captures and queen promotions only. */
             mp_init(&pc_mp, pos, &t->hist, pc_cont, tt_move, NULL, MOVE_NONE, true);
             move_t m;
             while ((m = mp_next(&pc_mp)) != MOVE_NONE) {
-                if ((!pos_is_capture(pos, m) && move_kind(m) != MOVE_PROMOTION)
-                    || !see_ge(pos, m, pc_beta - ss->static_eval))
+                if (!see_ge(pos, m, pc_beta - ss->static_eval))
                     continue;
                 play_at(t, ss, pos, m, false);
                 tt_table_prefetch(&s->tt, pos_key_after(pos, m));
