@@ -97,15 +97,23 @@ static inline int history_bonus(int depth)
     return b > HIST_BONUS_MAX ? HIST_BONUS_MAX : b;
 }
 
-/* A quiet move's butterfly and continuation histories (cont as in hist_quiet). */
-static inline void hist_update_quiet(History *h, ContHist *const cont[2], const Position *pos,
-                                     move_t m, int bonus)
+/* The butterfly and continuation histories of the quiet move m of piece pc
+ * by side (cont as in hist_quiet). */
+static inline void hist_update_quiet_by(History *h, ContHist *const cont[2], int side, int pc,
+                                        move_t m, int bonus)
 {
-    int pc = pos->board[move_from(m)], to = move_to(m);
-    history_update(&h->butterfly[pos->side][butterfly_index(m)], bonus);
+    const int to = move_to(m);
+    history_update(&h->butterfly[side][butterfly_index(m)], bonus);
     for (int k = 0; k < 2; k++)
         if (cont[k])
             history_update(&(*cont[k])[pc][to], bonus);
+}
+
+/* The same for a quiet move about to be made from pos. */
+static inline void hist_update_quiet(History *h, ContHist *const cont[2], const Position *pos,
+                                     move_t m, int bonus)
+{
+    hist_update_quiet_by(h, cont, pos->side, pos->board[move_from(m)], m, bonus);
 }
 
 static inline void hist_update_capture(History *h, const Position *pos, move_t m, int bonus)

@@ -201,6 +201,7 @@ static inline void play_at(SearchThread *t, Stack *ss, const Position *pos, move
 {
     const int pc = pos->board[move_from(m)], to = move_to(m);
     ss->move = m;
+    ss->piece = pc;
     ss->quiet = quiet;
     ss->cont = &t->hist.continuation[pc][to];
 }
@@ -685,6 +686,13 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
     const int bound = best >= beta                  ? BOUND_LOWER
                       : pv_node && best > old_alpha ? BOUND_EXACT
                                                     : BOUND_UPPER;
+    /* Every move failed low: the opponent's quiet move that led here was a
+     * good one, and earns the history a cutoff would. */
+    if (prune && best <= old_alpha && !root && !excluded && (ss - 1)->quiet) {
+        ContHist *prior[2] = {(ss - 2)->cont, (ss - 3)->cont};
+        hist_update_quiet_by(&t->hist, prior, !pos->side, (ss - 1)->piece, (ss - 1)->move,
+                             history_bonus(depth));
+    }
     /* What the search found against the static evaluation, where the bound
      * says which way (a capture or promotion as the best move says more of
      * the tactics than of the pawns). */

@@ -31,6 +31,7 @@ enum { SEARCH_INLINE_MS = 10000 };
 typedef struct {
     ContHist *cont; /* continuation-history slot of the move made at this ply */
     move_t move, excluded, killers[2];
+    int piece;  /* the piece that made it */
     bool quiet; /* the move made at this ply is neither a capture nor a promotion */
     int static_eval;
     int cutoffs; /* beta cutoffs of the nodes searched at this ply under the same grandparent */
