@@ -153,6 +153,8 @@ SKIPPABLE = {
     "ponder-check": "checking the legality of the ponder move of a bestmove",
     "multipv-cover": "checking that a 'go depth N' reports every MultiPV line at depth N",
     "long-games": "the occasional game of 1000+ plies",
+    "huge-hash": "Hash values above the range, which set the largest table the machine can give "
+                 "(an AddressSanitizer build takes 18 s to allocate 18 GB)",
 }
 
 UCI_MOVE = re.compile(r"^[a-h][1-8][a-h][1-8][qrbn]?$")
@@ -1353,7 +1355,8 @@ class Stress:
             v = low - r.randint(1, 1000)
             line, newval = "setoption name %s value %d" % (spin, v), low
         elif case == 5:
-            s = r.choice(["Hash", "MultiPV", "Move Overhead"])
+            s = r.choice([o for o in ["Hash", "MultiPV", "Move Overhead"]
+                          if o != "Hash" or "huge-hash" not in self.args.skip])
             hi = {"Hash": 33554432, "MultiPV": 256, "Move Overhead": 5000}[s]
             v = hi + r.randint(1, 10000)
             spin = s
@@ -1364,8 +1367,9 @@ class Stress:
         elif case == 7:
             line = "setoption name %s" % check
         elif case == 8:
-            line = "setoption name Hash value 99999999999999999999999"
-            spin, newval = "Hash", None
+            spin = "MultiPV" if "huge-hash" in self.args.skip else "Hash"
+            line = "setoption name %s value 99999999999999999999999" % spin
+            newval = 256 if spin == "MultiPV" else None
         else:
             line = "setoption name %s value %d" % (spin, r.randint(-10, 0) if spin != "Move Overhead"
                                                    else -r.randint(1, 5))
