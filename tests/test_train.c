@@ -512,6 +512,101 @@ Test(train, resume_gives_the_same_net)
     }
 }
 
+/* The validation loss the program printed before its first epoch. */
+static double epoch0_loss(void)
+{
+    static char text[16384];
+    read_file("stdout", text, sizeof text);
+    const char *e = strstr(text, "epoch 0  validation ");
+    cr_assert(e, "no epoch 0 line:\n%s", text);
+    return atof(e + strlen("epoch 0  validation "));
+}
+
+/* --init: a net read back and written again without an epoch is the same
+ * file; a one-bucket net starts every bucket of a bucketed one; training from
+ * it starts at its loss, below a random net's; its scale is taken; other
+ * shapes, bad files and a checkpoint of a run without it are refused. */
+Test(train, init_from_a_net)
+{
+    char args[512], a[256], b[256], text[8192];
+#define SMALL "--data tests/data/train_sample.vf --hidden 32 --batch 2048 --seed 4 --scale 111"
+    snprintf(args, sizeof args, SMALL " --epochs 5 --lr 0.005 --out %s/a", Dir);
+    cr_assert_eq(run(args), 0);
+    double random_loss = epoch0_loss();
+    read_file("stdout", text, sizeof text);
+    const char *e = strstr(text, "epoch 1/5  train ");
+    cr_assert(e, "%s", text);
+    double random_first = atof(e + strlen("epoch 1/5  train "));
+
+    snprintf(args, sizeof args,
+             "--data tests/data/train_sample.vf --init %s/a/final.nnue --epochs 0 --out %s/b", Dir,
+             Dir);
+    cr_assert_eq(run(args), 0);
+    read_file("stdout", text, sizeof text);
+    cr_assert(strstr(text, "hidden 32") && strstr(text, "scale 111 (the --init net's)"), "%s",
+              text);
+    double init_loss = epoch0_loss();
+    cr_assert(init_loss < random_loss - 0.005, "from the net %.6f, from random weights %.6f",
+              init_loss, random_loss);
+    snprintf(a, sizeof a, "%s/a/final.nnue", Dir);
+    snprintf(b, sizeof b, "%s/b/final.nnue", Dir);
+    cr_assert(same_file(a, b), "the net read and written again differs from %s", a);
+
+    /* One bucket into four: every bucket a copy, the same outputs. */
+    snprintf(args, sizeof args, SMALL " --init %s --buckets 4 --epochs 0 --out %s/c", a, Dir);
+    cr_assert_eq(run(args), 0);
+    cr_assert_float_eq(epoch0_loss(), init_loss, 1e-9);
+    QNet q;
+    snprintf(b, sizeof b, "%s/c/final.nnue", Dir);
+    const char *why = qnet_load(b, &q);
+    cr_assert(!why, "%s: %s", b, why);
+    cr_assert_eq(q.buckets, 4);
+    for (int k = 1; k < 4; k++) {
+        cr_assert_eq(q.ob[k], q.ob[0]);
+        cr_assert(!memcmp(q.ow + k * 2 * q.hidden, q.ow, 2 * (size_t)q.hidden * sizeof *q.ow));
+    }
+    qnet_free(&q);
+
+    /* Training from it goes on from there: its first epoch's training loss
+     * is far below that of the first epoch from random weights. */
+    snprintf(args, sizeof args, SMALL " --init %s --epochs 1 --lr 0.0003 --out %s/d", a, Dir);
+    cr_assert_eq(run(args), 0);
+    read_file("stdout", text, sizeof text);
+    e = strstr(text, "epoch 1/1  train ");
+    cr_assert(e, "%s", text);
+    double init_first = atof(e + strlen("epoch 1/1  train "));
+    cr_assert(init_first < random_first - 0.01, "first epoch from the net %.6f, from random %.6f",
+              init_first, random_first);
+    cr_log_info("first epoch's training loss from the net %.6f, from random weights %.6f",
+                init_first, random_first);
+
+    const char *refused[][2] = {
+        /* The run in a/ had no --init: its checkpoint is not this run's. */
+        {SMALL " --epochs 5 --lr 0.005 --init %s/a/final.nnue --out %s/a", "no --init, now one"},
+        {SMALL " --hidden 48 --init %s/a/final.nnue --out %s/e", "hidden size 32, not --hidden 48"},
+        {SMALL " --buckets 2 --init %s/c/final.nnue --out %s/e", "4 output buckets, not 2"},
+        {SMALL " --init %s/missing.nnue --out %s/e", "missing.nnue: No such file"},
+        {SMALL " --init %s/a/checkpoint.bin --out %s/e", "not a Rokade network"},
+    };
+    for (size_t i = 0; i < sizeof refused / sizeof *refused; i++) {
+        snprintf(args, sizeof args, refused[i][0], Dir, Dir);
+        cr_assert_eq(run(args), 2, "%s", args);
+        read_file("stderr", text, sizeof text);
+        cr_assert(strstr(text, refused[i][1]), "`%s`: %s", args, text);
+    }
+    /* A damaged net: the checksum no longer matches. */
+    FILE *f = fopen(a, "r+b");
+    cr_assert(f);
+    fseek(f, 500, SEEK_SET);
+    fputc(fgetc(f) ^ 0x10, f);
+    fclose(f);
+    snprintf(args, sizeof args, SMALL " --init %s --out %s/e", a, Dir);
+    cr_assert_eq(run(args), 2);
+    read_file("stderr", text, sizeof text);
+    cr_assert(strstr(text, "checksum mismatch"), "%s", text);
+#undef SMALL
+}
+
 Test(train, bad_arguments)
 {
     char args[512], text[4096];

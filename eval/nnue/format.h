@@ -83,7 +83,7 @@ void nnue_header_write(uint8_t *out, const NnueHeader *h);
  * perspective and `buckets` outputs. */
 static inline size_t nnue_file_size(size_t inputs, size_t hidden, size_t buckets)
 {
-    return NNUE_HEADER_SIZE + 2 * (inputs * hidden + hidden) + buckets * (2 * 2 * hidden + 4) + 4;
+    return NNUE_HEADER_SIZE + 2 * (inputs * hidden + hidden) + buckets * (4 * hidden + 4) + 4;
 }
 
 /* Little-endian fields. */

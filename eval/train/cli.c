@@ -31,12 +31,12 @@ static double now_seconds(void) { return clock_seconds(CLOCK_MONOTONIC); }
 /* ---- The program: options ----------------------------------------------- */
 
 typedef struct {
-    const char *data, *out;
+    const char *data, *out, *init;
     int hidden, buckets, epochs, threads, lr_step, stop_after, scale;
     long long batch, epoch_size, max_positions;
     double lr, lr_end, lr_gamma, wd, wdl, val, mirror;
     uint64_t seed;
-    bool lr_end_set, lr_gamma_set;
+    bool lr_end_set, lr_gamma_set, hidden_set;
 } Options;
 
 static void usage(FILE *f)
@@ -49,6 +49,9 @@ static void usage(FILE *f)
             "(eval/README.md).\n"
             "  --data FILES        viriformat files, comma-separated\n"
             "  --out DIR           output directory (made if missing)\n"
+            "  --init NET          start from the weights of this net file (its hidden size;\n"
+            "                      its buckets, or one copied to every bucket; its scale\n"
+            "                      unless --scale is given) instead of random ones\n"
             "  --hidden H          accumulator size, a multiple of %d (default %d)\n"
             "  --buckets B         output buckets by the number of pieces, 1 to %d (default 1)\n"
             "  --epochs N          epochs (default 10)\n"
@@ -127,9 +130,11 @@ static int parse_options(int argc, char **argv, Options *o)
             o->data = val;
         else if (!strcmp(arg, "--out"))
             o->out = val;
+        else if (!strcmp(arg, "--init"))
+            o->init = val;
         else if (!strcmp(arg, "--hidden")) {
             ok = parse_num(arg, val, TRAIN_HIDDEN_STEP, TRAIN_MAX_HIDDEN, true, &v);
-            o->hidden = (int)v;
+            o->hidden = (int)v, o->hidden_set = true;
             if (ok && o->hidden % TRAIN_HIDDEN_STEP)
                 return bad("--hidden: %d is not a multiple of %d", o->hidden, TRAIN_HIDDEN_STEP);
         } else if (!strcmp(arg, "--buckets"))
@@ -330,7 +335,8 @@ static bool mirrored(uint64_t seed, uint64_t stream, double share)
 /* What a run depends on: a checkpoint resumes only a run with the same. */
 typedef struct {
     char magic[8];
-    int32_t hidden, buckets, epochs, lr_step, scale, reserved;
+    int32_t hidden, buckets, epochs, lr_step, scale;
+    uint32_t init_sum; /* the --init file's checksum, 0 without one */
     int64_t batch, epoch_size, max_positions, train_n, val_n;
     uint64_t seed, data_hash;
     double lr, lr_end, lr_gamma, wd, wdl, val, mirror;
@@ -346,13 +352,13 @@ typedef struct {
 
 static const char CkptMagic[8] = "RKTRCK3";
 
-static void settings_make(Settings *s, const Options *o, int scale, const PosSet *train,
-                          const PosSet *val)
+static void settings_make(Settings *s, const Options *o, int scale, uint32_t init_sum,
+                          const PosSet *train, const PosSet *val)
 {
     memset(s, 0, sizeof *s);
     memcpy(s->magic, CkptMagic, sizeof s->magic);
     s->hidden = o->hidden, s->buckets = o->buckets, s->epochs = o->epochs, s->lr_step = o->lr_step,
-    s->scale = scale;
+    s->scale = scale, s->init_sum = init_sum;
     s->batch = o->batch, s->epoch_size = o->epoch_size, s->max_positions = o->max_positions;
     s->train_n = (int64_t)train->n, s->val_n = (int64_t)val->n;
     s->seed = o->seed, s->data_hash = data_hash(train) ^ (data_hash(val) * 31);
@@ -388,6 +394,13 @@ static bool settings_differ(const Settings *a, const Settings *b, char *buf, siz
     CMP_D(val, "--val")
     CMP_D(mirror, "--mirror")
     CMP_I(seed, "--seed")
+    if (a->init_sum != b->init_sum) {
+        snprintf(buf, n, "%s",
+                 !a->init_sum   ? "no --init, now one"
+                 : !b->init_sum ? "an --init net, now none"
+                                : "another --init net");
+        return true;
+    }
     CMP_I(max_positions, "--max-positions")
     CMP_I(train_n, "training positions")
     CMP_I(val_n, "validation positions")
@@ -470,6 +483,47 @@ static int ckpt_read(const char *path, const Settings *now, State *st, TrainOpt 
     return status;
 }
 
+/* ---- The program: the starting net ------------------------------------ */
+
+/* Reads the --init net into net (o->hidden and its scale in *scale taken
+ * from it where the options leave them open) and its checksum into *sum;
+ * 0, or an exit status after a message. */
+static int load_init(Options *o, TrainNet *net, int *scale, uint32_t *sum)
+{
+    FILE *f = fopen(o->init, "rb");
+    if (!f)
+        return bad("--init %s: %s", o->init, strerror(errno));
+    /* No net the trainer reads is larger: read one byte more to tell. */
+    size_t cap = nnue_file_size(NNUE_INPUTS, TRAIN_MAX_HIDDEN, NNUE_MAX_BUCKETS) + 1;
+    uint8_t *buf = malloc(cap);
+    size_t got = buf ? fread(buf, 1, cap, f) : 0;
+    bool read_error = ferror(f);
+    fclose(f);
+    if (!buf)
+        return bad("out of memory");
+    char err[256];
+    int status = 0, file_scale = 0;
+    if (read_error)
+        status = bad("--init %s: read error", o->init);
+    else if (!train_net_read(net, buf, got, o->buckets, &file_scale, err, sizeof err))
+        status = bad("--init %s: %s", o->init, err);
+    else if (o->hidden_set && net->hidden != o->hidden) {
+        status = bad("--init %s has hidden size %d, not --hidden %d", o->init, net->hidden,
+                     o->hidden);
+        train_net_free(net);
+    } else {
+        o->hidden = net->hidden;
+        *sum = nnue_get_u32(buf + got - 4);
+        *sum = *sum ? *sum : 1;
+        if (!*scale)
+            *scale = file_scale;
+        printf("starting from %s (hidden %d, buckets %d, scale %d)\n", o->init, net->hidden,
+               net->buckets, file_scale);
+    }
+    free(buf);
+    return status;
+}
+
 /* ---- The program: training ---------------------------------------------- */
 
 static double learning_rate(const Options *o, int epoch, uint64_t step, uint64_t total)
@@ -488,6 +542,7 @@ typedef struct {
     Options opt;
     PosSet train, val;
     TrainOpt net;
+    TrainNet init; /* the --init net, if any */
     uint32_t *perm;
     const TrainPos **batch;
     TrainPos *copy; /* the batch's positions, some with TRAIN_MIRROR */
@@ -499,6 +554,7 @@ static void run_free(Run *r)
     free(r->val.pos);
     free(r->val.hce);
     train_opt_free(&r->net);
+    train_net_free(&r->init);
     free(r->perm);
     free(r->batch);
     free(r->copy);
@@ -511,9 +567,14 @@ static int train_run(Run *r, double t_start)
     if (!o->out || (mkdir(o->out, 0777) != 0 && errno != EEXIST))
         return bad("cannot make the directory %s: %s", o->out, strerror(errno));
 
-    /* 1. The data: training and validation positions, by game. */
+    /* 1. The starting net (before the data, whose reading takes long), then
+     * the data: training and validation positions, by game. */
+    int scale = o->scale, status = 0;
+    uint32_t init_sum = 0;
+    if (o->init && (status = load_init(o, &r->init, &scale, &init_sum)) != 0)
+        return status;
     r->val.keep_hce = true;
-    int status = load_data(o, &r->train, &r->val);
+    status = load_data(o, &r->train, &r->val);
     if (status)
         return status;
     if (!r->train.n)
@@ -524,7 +585,6 @@ static int train_run(Run *r, double t_start)
            (double)(r->train.n + r->val.n) * sizeof(TrainPos) / 1e6);
 
     /* 2. The scale, then the targets. */
-    int scale = o->scale;
     if (!scale) {
         double e, s = train_fit_scale(r->train.pos, r->train.n, &e);
         scale = (int)lround(s);
@@ -533,7 +593,7 @@ static int train_run(Run *r, double t_start)
                "result %.6f)\n",
                scale, s, e);
     } else
-        printf("scale %d (given)\n", scale);
+        printf("scale %d (%s)\n", scale, o->scale ? "given" : "the --init net's");
     for (size_t i = 0; i < r->train.n; i++)
         r->train.pos[i].target = train_target(&r->train.pos[i], scale, o->wdl);
     for (size_t i = 0; i < r->val.n; i++)
@@ -541,9 +601,11 @@ static int train_run(Run *r, double t_start)
 
     /* 3. The network, from the checkpoint if there is one. */
     Settings settings;
-    settings_make(&settings, o, scale, &r->train, &r->val);
+    settings_make(&settings, o, scale, init_sum, &r->train, &r->val);
     if (!train_opt_init(&r->net, o->hidden, o->buckets, o->threads, o->seed))
         return bad("out of memory");
+    if (o->init)
+        memcpy(r->net.net.w, r->init.w, r->net.net.n * sizeof(float));
     State st = {0};
     snprintf(path, sizeof path, "%s/checkpoint.bin", o->out);
     if (access(path, F_OK) == 0) {

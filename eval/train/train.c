@@ -444,3 +444,56 @@ bool train_net_write(const TrainNet *net, int scale, const char *path, char *err
     free(buf);
     return ok;
 }
+
+bool train_net_read(TrainNet *net, const uint8_t *data, size_t size, int buckets, int *scale,
+                    char *err, size_t errlen)
+{
+    NnueHeader h;
+    if (!nnue_header_read(data, size, &h, err, errlen))
+        return false;
+    if (h.inputs != NNUE_INPUTS || h.qa != NNUE_QA || h.qb != NNUE_QB) {
+        snprintf(err, errlen, "inputs %u, QA %u, QB %u: this trainer has %d, %d, %d", h.inputs,
+                 h.qa, h.qb, NNUE_INPUTS, NNUE_QA, NNUE_QB);
+        return false;
+    }
+    if (h.hidden < TRAIN_HIDDEN_STEP || h.hidden > TRAIN_MAX_HIDDEN
+        || h.hidden % TRAIN_HIDDEN_STEP) {
+        snprintf(err, errlen, "hidden size %u, not a multiple of %d up to %d", h.hidden,
+                 TRAIN_HIDDEN_STEP, TRAIN_MAX_HIDDEN);
+        return false;
+    }
+    size_t want = nnue_file_size(NNUE_INPUTS, h.hidden, h.buckets);
+    if (size != want) {
+        snprintf(err, errlen, "%zu bytes where its header says %zu", size, want);
+        return false;
+    }
+    if (nnue_checksum(data, size - 4) != nnue_get_u32(data + size - 4)) {
+        snprintf(err, errlen, "checksum mismatch (damaged file)");
+        return false;
+    }
+    if ((int)h.buckets != buckets && h.buckets != 1) {
+        snprintf(err, errlen,
+                 "%u output buckets, not %d (a net of one bucket can start any number)", h.buckets,
+                 buckets);
+        return false;
+    }
+    if (!train_net_init(net, (int)h.hidden, buckets, 0))
+        return snprintf(err, errlen, "out of memory"), false;
+    const size_t hid = h.hidden;
+    const uint8_t *p = data + NNUE_HEADER_SIZE;
+    for (size_t i = 0; i < (NNUE_INPUTS + 1) * hid; i++, p += 2)
+        net->w[i] = (float)nnue_get_i16(p) / NNUE_QA;
+    /* Every bucket of the new net from the file's bucket of the same index,
+     * or from its only one. */
+    const uint8_t *ow = p, *ob = p + 4 * hid * h.buckets;
+    for (int k = 0; k < buckets; k++) {
+        size_t from = h.buckets == 1 ? 0 : (size_t)k;
+        float *w = net->w + out_offset(hid) + 2 * hid * (size_t)k;
+        for (size_t i = 0; i < 2 * hid; i++)
+            w[i] = (float)nnue_get_i16(ow + 2 * (2 * hid * from + i)) / NNUE_QB;
+        net->w[out_bias_offset(net) + (size_t)k] =
+            (float)((double)(int32_t)nnue_get_u32(ob + 4 * from) / (NNUE_QA * NNUE_QB));
+    }
+    *scale = h.scale;
+    return true;
+}

@@ -98,6 +98,16 @@ void train_net_quantize(const TrainNet *net, int scale, uint8_t *buf);
  * message in err. */
 bool train_net_write(const TrainNet *net, int scale, const char *path, char *err, size_t errlen);
 
+/* The network of a file of the format (its `size` bytes at data), its
+ * weights as the file has them divided by the quantization's factors, with
+ * `buckets` outputs: the file's own count, or any when the file has one
+ * (each bucket starts as a copy of it). Allocates net (free it with
+ * train_net_free) and sets *scale; false with a message in err when the
+ * file is not one the trainer could have written (header, shape, size,
+ * checksum) or has other buckets. */
+bool train_net_read(TrainNet *net, const uint8_t *data, size_t size, int buckets, int *scale,
+                    char *err, size_t errlen);
+
 /* ---- The optimizer ------------------------------------------------------ */
 
 /* AdamW with per-thread gradient buffers. */
