@@ -1,6 +1,7 @@
 # Rokade build. `make` builds ./rokade for this machine; ARCH=x86-64 (or any
 # -march value) gives a portable build; NO_PEXT=1 forces magic bitboards;
-# TUNE=1 lists the search constants as UCI options.
+# TUNE=1 lists the search constants as UCI options; NNUE_HIDDEN=H builds for
+# nets of H accumulator values.
 CC      ?= cc
 ARCH    ?= native
 EXE     ?= rokade
@@ -17,6 +18,12 @@ LDLIBS  += -lm
 # movegen/attacks.h decides from the compiler's predefined macros.
 ifeq ($(NO_PEXT),1)
   override CFLAGS += -DNO_PEXT
+endif
+# NNUE_HIDDEN=H: a build for nets of another accumulator size (eval/nnue/format.h;
+# default 128); give it the net too, e.g.
+# make NNUE_HIDDEN=256 EVALFILE=net256.nnue BUILD=build/h256 EXE=rokade-h256.
+ifdef NNUE_HIDDEN
+  override CFLAGS += -DNNUE_HIDDEN=$(NNUE_HIDDEN)
 endif
 # TUNE=1: the search constants (search/tunables.h) become UCI spin options,
 # for SPSA tuning (OpenBench); build it apart, e.g. make TUNE=1 BUILD=build/tune.
@@ -279,13 +286,16 @@ werror:
 	  TUNE_EXE=build/werror-clang/rokade-tune TRAIN_EXE=build/werror-clang/rokade-train \
 	  CFLAGS=-Werror all tune train
 
-# The net's accumulator with the 4-bucket king layout (eval/nnue/features.h):
-# test_nnue built with NNUE_KING_LAYOUT=4, so that the refresh of a
-# perspective whose king changed bucket is tested before a net uses it.
+# The net's accumulator with the 4-bucket king layout (eval/nnue/features.h)
+# and a wider accumulator: test_nnue built with NNUE_KING_LAYOUT=4 and
+# NNUE_HIDDEN=256, so that the refresh of a perspective whose king changed
+# bucket, and the loader and kernels at H = 256, are tested before a net
+# uses them (its in-process tests; those through ./rokade need H = 128).
 test-nnue-layout: criterion
-	$(MAKE) BUILD=build/nnue-layout4 OPT="-O2" CFLAGS=-DNNUE_KING_LAYOUT=4 \
-	  build/nnue-layout4/tests/test_nnue
-	./build/nnue-layout4/tests/test_nnue --jobs 2 --filter 'nnue/incremental*'
+	$(MAKE) BUILD=build/nnue-k4-h256 OPT="-O2" CFLAGS=-DNNUE_KING_LAYOUT=4 NNUE_HIDDEN=256 \
+	  build/nnue-k4-h256/tests/test_nnue
+	./build/nnue-k4-h256/tests/test_nnue --jobs 2 \
+	  --filter 'nnue/@(incremental|output|loader|buckets)*'
 
 # The TUNE=1 build (search constants as UCI options) against the default
 # one: the same bench, and every ablation setting accepted and effective.

@@ -125,6 +125,13 @@ static void set_chess960(Engine *e, long long on)
 #define EVAL_BUILT_IN "<built-in>"
 #define EVAL_HAND_CRAFTED "<hand-crafted>"
 
+/* The evaluation in force, for messages: before any setting (a build whose
+ * built-in net does not load) it is the hand-crafted one. */
+static const char *eval_in_force(const Engine *e)
+{
+    return e->eval_file[0] ? e->eval_file : EVAL_HAND_CRAFTED;
+}
+
 static void set_eval_file(Engine *e, const char *value)
 {
     char err[300];
@@ -132,7 +139,7 @@ static void set_eval_file(Engine *e, const char *value)
     if (!*value) {
         uci_print("info string error: option EvalFile needs a value: a net file, " EVAL_BUILT_IN
                   " or " EVAL_HAND_CRAFTED " (unchanged: %s)",
-                  e->eval_file);
+                  eval_in_force(e));
         return;
     }
     if (!strcasecmp(value, EVAL_HAND_CRAFTED)) {
@@ -143,16 +150,16 @@ static void set_eval_file(Engine *e, const char *value)
         if (!data) {
             uci_print("info string error: EvalFile: this build has no built-in net (unchanged: "
                       "%s)",
-                      e->eval_file);
+                      eval_in_force(e));
             return;
         }
         if (!(net = nnue_net_load(data, size, err, sizeof err))) {
             uci_print("info string error: EvalFile: the built-in net: %s (unchanged: %s)", err,
-                      e->eval_file);
+                      eval_in_force(e));
             return;
         }
     } else if (!(net = nnue_net_load_file(value, err, sizeof err))) {
-        uci_print("info string error: EvalFile: %s (unchanged: %s)", err, e->eval_file);
+        uci_print("info string error: EvalFile: %s (unchanged: %s)", err, eval_in_force(e));
         return;
     }
     search_set_net(e->search, net);
