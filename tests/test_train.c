@@ -523,9 +523,10 @@ static double epoch0_loss(void)
 }
 
 /* --init: a net read back and written again without an epoch is the same
- * file; a one-bucket net starts every bucket of a bucketed one; training from
- * it starts at its loss, below a random net's; its scale is taken; other
- * shapes, bad files and a checkpoint of a run without it are refused. */
+ * file; a one-bucket net starts every bucket of a bucketed one; a wider net
+ * starts with the same output; training from it starts at its loss, below a
+ * random net's; its scale is taken; a narrower net, other buckets, bad files
+ * and a checkpoint of a run without it are refused. */
 Test(train, init_from_a_net)
 {
     char args[512], a[256], b[256], text[8192];
@@ -567,6 +568,26 @@ Test(train, init_from_a_net)
     }
     qnet_free(&q);
 
+    /* 32 values widened to 64: the new ones have output weights 0, so the
+     * output (and the loss) is the same; the old ones are where they were. */
+    snprintf(args, sizeof args, SMALL " --init %s --hidden 64 --epochs 0 --out %s/w", a, Dir);
+    cr_assert_eq(run(args), 0);
+    cr_assert_float_eq(epoch0_loss(), init_loss, 1e-9);
+    QNet narrow, wide;
+    snprintf(b, sizeof b, "%s/w/final.nnue", Dir);
+    cr_assert(!(why = qnet_load(a, &narrow)), "%s: %s", a, why);
+    cr_assert(!(why = qnet_load(b, &wide)), "%s: %s", b, why);
+    cr_assert_eq(wide.hidden, 64);
+    for (int f = 0; f < NNUE_INPUTS; f++)
+        cr_assert(!memcmp(wide.ftw + f * 64, narrow.ftw + f * 32, 32 * sizeof *wide.ftw),
+                  "feature %d", f);
+    for (int i = 0; i < 64; i++) {
+        cr_assert_eq(wide.ow[i], i < 32 ? narrow.ow[i] : 0);
+        cr_assert_eq(wide.ow[64 + i], i < 32 ? narrow.ow[32 + i] : 0);
+    }
+    qnet_free(&narrow);
+    qnet_free(&wide);
+
     /* Training from it goes on from there: its first epoch's training loss
      * is far below that of the first epoch from random weights. */
     snprintf(args, sizeof args, SMALL " --init %s --epochs 1 --lr 0.0003 --out %s/d", a, Dir);
@@ -583,7 +604,8 @@ Test(train, init_from_a_net)
     const char *refused[][2] = {
         /* The run in a/ had no --init: its checkpoint is not this run's. */
         {SMALL " --epochs 5 --lr 0.005 --init %s/a/final.nnue --out %s/a", "no --init, now one"},
-        {SMALL " --hidden 48 --init %s/a/final.nnue --out %s/e", "hidden size 32, not --hidden 48"},
+        {SMALL " --hidden 16 --init %s/a/final.nnue --out %s/e",
+         "hidden size 32, more than --hidden 16"},
         {SMALL " --buckets 2 --init %s/c/final.nnue --out %s/e", "4 output buckets, not 2"},
         {SMALL " --init %s/missing.nnue --out %s/e", "missing.nnue: No such file"},
         {SMALL " --init %s/a/checkpoint.bin --out %s/e", "not a Rokade network"},

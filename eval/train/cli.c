@@ -49,9 +49,11 @@ static void usage(FILE *f)
             "(eval/README.md).\n"
             "  --data FILES        viriformat files, comma-separated\n"
             "  --out DIR           output directory (made if missing)\n"
-            "  --init NET          start from the weights of this net file (its hidden size;\n"
-            "                      its buckets, or one copied to every bucket; its scale\n"
-            "                      unless --scale is given) instead of random ones\n"
+            "  --init NET          start from the weights of this net file instead of random\n"
+            "                      ones: its hidden size, or a larger --hidden (the new\n"
+            "                      values start with output weights 0); its buckets, or its\n"
+            "                      one copied to every bucket; its scale unless --scale\n"
+            "                      is given\n"
             "  --hidden H          accumulator size, a multiple of %d (default %d)\n"
             "  --buckets B         output buckets by the number of pieces, 1 to %d (default 1)\n"
             "  --epochs N          epochs (default 10)\n"
@@ -505,20 +507,18 @@ static int load_init(Options *o, TrainNet *net, int *scale, uint32_t *sum)
     int status = 0, file_scale = 0;
     if (read_error)
         status = bad("--init %s: read error", o->init);
-    else if (!train_net_read(net, buf, got, o->buckets, &file_scale, err, sizeof err))
+    else if (!train_net_read(net, buf, got, o->hidden_set ? o->hidden : 0, o->buckets, o->seed,
+                             &file_scale, err, sizeof err))
         status = bad("--init %s: %s", o->init, err);
-    else if (o->hidden_set && net->hidden != o->hidden) {
-        status = bad("--init %s has hidden size %d, not --hidden %d", o->init, net->hidden,
-                     o->hidden);
-        train_net_free(net);
-    } else {
+    else {
         o->hidden = net->hidden;
         *sum = nnue_get_u32(buf + got - 4);
         *sum = *sum ? *sum : 1;
         if (!*scale)
             *scale = file_scale;
-        printf("starting from %s (hidden %d, buckets %d, scale %d)\n", o->init, net->hidden,
-               net->buckets, file_scale);
+        printf("starting from %s (hidden %u, buckets %u, scale %d; here hidden %d, buckets %d)\n",
+               o->init, nnue_get_u32(buf + 12), nnue_get_u32(buf + 28) ? nnue_get_u32(buf + 28) : 1,
+               file_scale, net->hidden, net->buckets);
     }
     free(buf);
     return status;

@@ -445,8 +445,8 @@ bool train_net_write(const TrainNet *net, int scale, const char *path, char *err
     return ok;
 }
 
-bool train_net_read(TrainNet *net, const uint8_t *data, size_t size, int buckets, int *scale,
-                    char *err, size_t errlen)
+bool train_net_read(TrainNet *net, const uint8_t *data, size_t size, int hidden, int buckets,
+                    uint64_t seed, int *scale, char *err, size_t errlen)
 {
     NnueHeader h;
     if (!nnue_header_read(data, size, &h, err, errlen))
@@ -477,20 +477,34 @@ bool train_net_read(TrainNet *net, const uint8_t *data, size_t size, int buckets
                  buckets);
         return false;
     }
-    if (!train_net_init(net, (int)h.hidden, buckets, 0))
+    hidden = hidden ? hidden : (int)h.hidden;
+    if (hidden < (int)h.hidden) {
+        snprintf(err, errlen, "hidden size %u, more than --hidden %d (a net can only be widened)",
+                 h.hidden, hidden);
+        return false;
+    }
+    /* The new accumulator values, if any, start as train_net_init makes
+     * them, with output weights of zero: the wider net computes what the
+     * file's does. */
+    if (!train_net_init(net, hidden, buckets, seed))
         return snprintf(err, errlen, "out of memory"), false;
-    const size_t hid = h.hidden;
+    const size_t old = h.hidden, hid = (size_t)hidden;
     const uint8_t *p = data + NNUE_HEADER_SIZE;
-    for (size_t i = 0; i < (NNUE_INPUTS + 1) * hid; i++, p += 2)
-        net->w[i] = (float)nnue_get_i16(p) / NNUE_QA;
+    for (size_t f = 0; f <= NNUE_INPUTS; f++) /* the feature weights' rows, then the biases */
+        for (size_t i = 0; i < old; i++, p += 2)
+            net->w[f * hid + i] = (float)nnue_get_i16(p) / NNUE_QA;
     /* Every bucket of the new net from the file's bucket of the same index,
      * or from its only one. */
-    const uint8_t *ow = p, *ob = p + 4 * hid * h.buckets;
+    const uint8_t *ow = p, *ob = p + 4 * old * h.buckets;
     for (int k = 0; k < buckets; k++) {
         size_t from = h.buckets == 1 ? 0 : (size_t)k;
         float *w = net->w + out_offset(hid) + 2 * hid * (size_t)k;
-        for (size_t i = 0; i < 2 * hid; i++)
-            w[i] = (float)nnue_get_i16(ow + 2 * (2 * hid * from + i)) / NNUE_QB;
+        for (size_t half = 0; half < 2; half++)
+            for (size_t i = 0; i < hid; i++)
+                w[half * hid + i] =
+                    i < old
+                        ? (float)nnue_get_i16(ow + 2 * (2 * old * from + half * old + i)) / NNUE_QB
+                        : 0.0f;
         net->w[out_bias_offset(net) + (size_t)k] =
             (float)((double)(int32_t)nnue_get_u32(ob + 4 * from) / (NNUE_QA * NNUE_QB));
     }

@@ -100,13 +100,16 @@ bool train_net_write(const TrainNet *net, int scale, const char *path, char *err
 
 /* The network of a file of the format (its `size` bytes at data), its
  * weights as the file has them divided by the quantization's factors, with
- * `buckets` outputs: the file's own count, or any when the file has one
- * (each bucket starts as a copy of it). Allocates net (free it with
- * train_net_free) and sets *scale; false with a message in err when the
- * file is not one the trainer could have written (header, shape, size,
- * checksum) or has other buckets. */
-bool train_net_read(TrainNet *net, const uint8_t *data, size_t size, int buckets, int *scale,
-                    char *err, size_t errlen);
+ * `hidden` accumulator values (0: the file's; more widens the net, the new
+ * values' feature weights random from seed as train_net_init makes them and
+ * their output weights 0, so the output is the file's) and `buckets`
+ * outputs (the file's own count, or any when the file has one: each bucket
+ * starts as a copy of it). Allocates net (free it with train_net_free) and
+ * sets *scale; false with a message in err when the file is not one the
+ * trainer could have written (header, shape, size, checksum), has other
+ * buckets or more hidden values. */
+bool train_net_read(TrainNet *net, const uint8_t *data, size_t size, int hidden, int buckets,
+                    uint64_t seed, int *scale, char *err, size_t errlen);
 
 /* ---- The optimizer ------------------------------------------------------ */
 
