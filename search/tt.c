@@ -1,10 +1,17 @@
 /* Transposition table storage, replacement and hashfull. */
+#ifdef __linux__
+/* madvise and MADV_HUGEPAGE (below) are Linux's, outside POSIX. */
+#define _DEFAULT_SOURCE
+#endif
 #include "tt.h"
 
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#ifdef __linux__
+#include <sys/mman.h>
+#endif
 
 #include "../movegen/score.h"
 #include "../movegen/util.h"
@@ -27,20 +34,33 @@ static inline TTBucket *bucket_of(const TT *tt, uint64_t key)
 /* Tables of this many MB or more are cleared by a fresh block. */
 enum { TT_FRESH_CLEAR_MB = 256 };
 
-/* Buckets start on a cache line: a probe reads one line. */
-enum { TT_ALIGN = 64 };
+/* Buckets start on a cache line: a probe reads one line. A table of a huge
+ * page or more starts on a huge page (2 MB on x86-64 Linux) and asks for
+ * huge pages: each probe lands on a random page, and with 4 KB pages most
+ * of them also miss the TLB (bench/README.md, "Huge pages"). */
+enum { TT_ALIGN = 64, TT_HUGE_PAGE = 2 << 20 };
 
-/* A zeroed table of n buckets, 64-byte aligned; *mem receives what to free.
+/* A zeroed table of n buckets, aligned as above; *mem receives what to free.
  * calloc, because a large block comes straight from the system as pages that
  * read as zero until written: a big table costs neither time nor memory
  * until the search uses it, and a new one is the fastest way to clear it. */
 static TTBucket *alloc_zeroed(size_t n, void **mem)
 {
-    const size_t pad = TT_ALIGN - 1;
-    if (n > (SIZE_MAX - pad) / sizeof(TTBucket))
+    if (n > (SIZE_MAX - TT_HUGE_PAGE) / sizeof(TTBucket))
         return NULL;
-    *mem = calloc(n * sizeof(TTBucket) + pad, 1);
-    return *mem ? (TTBucket *)(((uintptr_t)*mem + pad) & ~(uintptr_t)pad) : NULL;
+    const size_t bytes = n * sizeof(TTBucket);
+    const size_t align = bytes >= TT_HUGE_PAGE ? TT_HUGE_PAGE : TT_ALIGN, pad = align - 1;
+    *mem = calloc(bytes + pad, 1);
+    if (!*mem)
+        return NULL;
+    TTBucket *table = (TTBucket *)(((uintptr_t)*mem + pad) & ~(uintptr_t)pad);
+#if defined(__linux__) && defined(MADV_HUGEPAGE)
+    /* Advice only: where the system has no huge pages to give, nothing
+     * changes (and the table works as well). */
+    if (align == TT_HUGE_PAGE)
+        (void)madvise(table, bytes / TT_HUGE_PAGE * TT_HUGE_PAGE, MADV_HUGEPAGE);
+#endif
+    return table;
 }
 
 bool tt_table_resize(TT *tt, size_t mb)

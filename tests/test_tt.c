@@ -465,6 +465,7 @@ Test(tt, resize_and_clear)
     cr_expect_eq(tt->size_mb, 1);
     cr_expect_eq(tt->bucket_count, (size_t)(1 << 20) / sizeof(TTBucket));
     cr_expect_eq(used_entries(tt), 0);
+    cr_expect_eq((uintptr_t)tt->table % 64, 0, "buckets start on a cache line");
     const uint64_t k1 = key_for(tt, 5, 0x1357, 1);
     put(tt, k1, 7, BOUND_EXACT, false);
     cr_expect(has(tt, k1));
@@ -475,6 +476,8 @@ Test(tt, resize_and_clear)
     cr_expect_eq(tt->bucket_count, (size_t)(2 << 20) / sizeof(TTBucket));
     cr_expect_eq(used_entries(tt), 0);
     cr_expect(!has(tt, k1));
+    /* A table of a huge page or more starts on one (tt.c, alloc_zeroed). */
+    cr_expect_eq((uintptr_t)tt->table % (2 << 20), 0, "a 2 MB table not on a 2 MB boundary");
 
     /* Entries all over the table, the first and last buckets included, in
      * a later generation; a clear (with two threads) removes all of them
