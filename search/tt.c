@@ -35,7 +35,7 @@ static inline TTBucket *bucket_of(const TT *tt, uint64_t key)
 enum { TT_FRESH_CLEAR_MB = 256 };
 
 /* Buckets start on a cache line: a probe reads one line. A table of a huge
- * page or more starts on a huge page (2 MB on x86-64 Linux) and asks for
+ * page or more (below TT_FRESH_CLEAR_MB) starts on a huge page (2 MB on x86-64 Linux) and asks for
  * huge pages: each probe lands on a random page, and with 4 KB pages most
  * of them also miss the TLB (bench/README.md, "Huge pages"). */
 enum { TT_ALIGN = 64, TT_HUGE_PAGE = 2 << 20 };
@@ -49,7 +49,13 @@ static TTBucket *alloc_zeroed(size_t n, void **mem)
     if (n > (SIZE_MAX - TT_HUGE_PAGE) / sizeof(TTBucket))
         return NULL;
     const size_t bytes = n * sizeof(TTBucket);
-    const size_t align = bytes >= TT_HUGE_PAGE ? TT_HUGE_PAGE : TT_ALIGN, pad = align - 1;
+    /* Huge pages only below TT_FRESH_CLEAR_MB: such a table is cleared in
+     * place, so all its pages are soon there anyway; a larger one is left to
+     * fault in as the search reaches it, and each first touch of a huge
+     * page would clear 2 MB (a search of a few thousand nodes in a table of
+     * gigabytes then clears gigabytes). */
+    const bool huge = bytes >= TT_HUGE_PAGE && bytes < ((size_t)TT_FRESH_CLEAR_MB << 20);
+    const size_t align = huge ? TT_HUGE_PAGE : TT_ALIGN, pad = align - 1;
     *mem = calloc(bytes + pad, 1);
     if (!*mem)
         return NULL;
@@ -57,7 +63,7 @@ static TTBucket *alloc_zeroed(size_t n, void **mem)
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     /* Advice only: where the system has no huge pages to give, nothing
      * changes (and the table works as well). */
-    if (align == TT_HUGE_PAGE)
+    if (huge)
         (void)madvise(table, bytes / TT_HUGE_PAGE * TT_HUGE_PAGE, MADV_HUGEPAGE);
 #endif
     return table;
