@@ -35,9 +35,10 @@ static inline TTBucket *bucket_of(const TT *tt, uint64_t key)
 enum { TT_FRESH_CLEAR_MB = 256 };
 
 /* Buckets start on a cache line: a probe reads one line. A table of a huge
- * page or more (below TT_FRESH_CLEAR_MB) starts on a huge page (2 MB on x86-64 Linux) and asks for
- * huge pages: each probe lands on a random page, and with 4 KB pages most
- * of them also miss the TLB (bench/README.md, "Huge pages"). */
+ * page (2 MB on x86-64 Linux) or more, below TT_FRESH_CLEAR_MB, starts on a
+ * huge page and asks for huge pages: each probe lands on a random page, and
+ * with 4 KB pages most of them also miss the TLB (bench/README.md, "Huge
+ * pages"). */
 enum { TT_ALIGN = 64, TT_HUGE_PAGE = 2 << 20 };
 
 /* A zeroed table of n buckets, aligned as above; *mem receives what to free.
