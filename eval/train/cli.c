@@ -516,9 +516,10 @@ static int load_init(Options *o, TrainNet *net, int *scale, uint32_t *sum)
         *sum = *sum ? *sum : 1;
         if (!*scale)
             *scale = file_scale;
+        NnueHeader h; /* read and checked by train_net_read already */
+        nnue_header_read(buf, got, &h, err, sizeof err);
         printf("starting from %s (hidden %u, buckets %u, scale %d; here hidden %d, buckets %d)\n",
-               o->init, nnue_get_u32(buf + 12), nnue_get_u32(buf + 28) ? nnue_get_u32(buf + 28) : 1,
-               file_scale, net->hidden, net->buckets);
+               o->init, h.hidden, h.buckets, file_scale, net->hidden, net->buckets);
     }
     free(buf);
     return status;
