@@ -14,7 +14,7 @@
  * of the earlier fits; from 2000 the strength rises to full strength at 2400
  * (not calibrated: full strength stands above 2400 on this scale). */
 static const LevelEloPoint EloTable[] = {
-    {1000, 3.0},  {1200, 4.7},  {1400, 7.0},  {1500, 8.1},  {1600, 9.3},
+    {1000, 3.0},  {1200, 4.7},  {1400, 7.0},  {1500, 8.1},  {1600, 9.0},
     {1700, 10.6}, {1800, 12.0}, {1900, 14.2}, {2000, 15.6}, {2400, 20.0},
 };
 
