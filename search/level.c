@@ -9,7 +9,8 @@
  * games against Stockfish 15.1 with UCI_LimitStrength at the same UCI_Elo at
  * 4+0.04 (README.md, "Play levels"). With the net gen1c each setting from
  * 1400 to 2000 was placed between its own measured points (40- and 100-game
- * runs at two or more strengths) and checked with 100 games (all 40-60%).
+ * runs at two or more strengths) and checked with 100 games (all 40-60%);
+ * 1600 was moved from 9.3 to 9.0 with gen3ft-a (62% at 9.3, 47.5% at 9.0).
  * Below 1400 (Stockfish's lowest setting is 1350) the points keep the slope
  * of the earlier fits; from 2000 the strength rises to full strength at 2400
  * (not calibrated: full strength stands above 2400 on this scale). */
