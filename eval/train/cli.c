@@ -504,22 +504,21 @@ static int load_init(Options *o, TrainNet *net, int *scale, uint32_t *sum)
     if (!buf)
         return bad("out of memory");
     char err[256];
-    int status = 0, file_scale = 0;
+    int status = 0;
+    NnueHeader h;
     if (read_error)
         status = bad("--init %s: read error", o->init);
-    else if (!train_net_read(net, buf, got, o->hidden_set ? o->hidden : 0, o->buckets, o->seed,
-                             &file_scale, err, sizeof err))
+    else if (!train_net_read(net, buf, got, o->hidden_set ? o->hidden : 0, o->buckets, o->seed, &h,
+                             err, sizeof err))
         status = bad("--init %s: %s", o->init, err);
     else {
         o->hidden = net->hidden;
         *sum = nnue_get_u32(buf + got - 4);
         *sum = *sum ? *sum : 1;
         if (!*scale)
-            *scale = file_scale;
-        NnueHeader h; /* read and checked by train_net_read already */
-        nnue_header_read(buf, got, &h, err, sizeof err);
+            *scale = h.scale;
         printf("starting from %s (hidden %u, buckets %u, scale %d; here hidden %d, buckets %d)\n",
-               o->init, h.hidden, h.buckets, file_scale, net->hidden, net->buckets);
+               o->init, h.hidden, h.buckets, (int)h.scale, net->hidden, net->buckets);
     }
     free(buf);
     return status;

@@ -446,7 +446,7 @@ bool train_net_write(const TrainNet *net, int scale, const char *path, char *err
 }
 
 bool train_net_read(TrainNet *net, const uint8_t *data, size_t size, int hidden, int buckets,
-                    uint64_t seed, int *scale, char *err, size_t errlen)
+                    uint64_t seed, NnueHeader *file, char *err, size_t errlen)
 {
     NnueHeader h;
     if (!nnue_header_read(data, size, &h, err, errlen))
@@ -508,6 +508,6 @@ bool train_net_read(TrainNet *net, const uint8_t *data, size_t size, int hidden,
         net->w[out_bias_offset(net) + (size_t)k] =
             (float)((double)(int32_t)nnue_get_u32(ob + 4 * from) / (NNUE_QA * NNUE_QB));
     }
-    *scale = h.scale;
+    *file = h;
     return true;
 }

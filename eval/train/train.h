@@ -105,11 +105,11 @@ bool train_net_write(const TrainNet *net, int scale, const char *path, char *err
  * their output weights 0, so the output is the file's) and `buckets`
  * outputs (the file's own count, or any when the file has one: each bucket
  * starts as a copy of it). Allocates net (free it with train_net_free) and
- * sets *scale; false with a message in err when the file is not one the
- * trainer could have written (header, shape, size, checksum), has other
- * buckets or more hidden values. */
+ * sets *file to the file's header; false with a message in err when the
+ * file is not one the trainer could have written (header, shape, size,
+ * checksum), has other buckets or more hidden values. */
 bool train_net_read(TrainNet *net, const uint8_t *data, size_t size, int hidden, int buckets,
-                    uint64_t seed, int *scale, char *err, size_t errlen);
+                    uint64_t seed, NnueHeader *file, char *err, size_t errlen);
 
 /* ---- The optimizer ------------------------------------------------------ */
 
