@@ -4,13 +4,12 @@
  * game.js), read here the other way for a Skill Level (strength -> Elo). */
 import {LEVELS} from './game.js'
 
-/* What full strength was measured at (README.md, "Strength"): 47.0% in 200
- * games against Stockfish 15.1 at UCI_Elo 2800, 8+0.08 (the net gen2a;
- * gen3ft-a, built in now, beats it by 20 Elo). The scale's points
- * stop below it: every UCI_Elo from the last point up plays at full
- * strength. */
-const FULL_STRENGTH = "full strength: about 2780 on Stockfish's UCI_Elo scale " +
-    '(it scores 47% against Stockfish 15.1 set to UCI_Elo 2800)'
+/* What full strength was measured at (README.md, "Strength"): 50.25% in
+ * 200 games against Stockfish 15.1 at UCI_Elo 2800, 8+0.08, with the net
+ * built in (gen3ft-a). The scale's points stop below it: every UCI_Elo from
+ * the last point up plays at full strength. */
+const FULL_STRENGTH = "full strength: about 2800 on Stockfish's UCI_Elo scale " +
+    '(it scores 50% against Stockfish 15.1 set to UCI_Elo 2800)'
 
 /* The slider's [min, max] for a mode ('skill' or 'elo'). */
 export function levelRange(mode) {

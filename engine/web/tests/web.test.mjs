@@ -528,7 +528,7 @@ test('full strength is described by its measured strength', async () => {
     await page.select('#level-mode', 'skill')
     await setLevel(20)
     const full = await page.$eval('#level-text', (e) => e.textContent)
-    assert.match(full, /^full strength: about 2780 on Stockfish's UCI_Elo scale/)
+    assert.match(full, /^full strength: about 2800 on Stockfish's UCI_Elo scale/)
     assert.doesNotMatch(full, /2400 Elo or more/)
     await page.select('#level-mode', 'elo')
     for (const elo of [table[table.length - 1][0], 2800]) {
