@@ -11,8 +11,9 @@
  * 1400 to 2000 was placed between its own measured points (40- and 100-game
  * runs at two or more strengths) and checked with 100 games (all 40-60%);
  * 1600 was moved from 9.3 to 9.0 with gen3ft-a (62% at 9.3, 47.5% at 9.0),
- * 1900 from 14.2 to 13.4 (66.5% at 14.2, 39.5% at 12.8) and 2000 from 15.6
- * to 14.8 (60.5% at 15.6).
+ * 1900 from 14.2 to 13.4 (66.5% at 14.2, 39.5% at 12.8, 47.5% at 13.4) and
+ * 2000 from 15.6 to 14.8 (60.5% at 15.6, 54.0% at 14.8); 1400 scored 53.0%
+ * with gen3ft-a.
  * Below 1400 (Stockfish's lowest setting is 1350) the points keep the slope
  * of the earlier fits; from 2000 the strength rises to full strength at 2400
  * (not calibrated: full strength stands above 2400 on this scale). */
