@@ -6,8 +6,9 @@ import {LEVELS} from './game.js'
 
 /* What full strength was measured at (README.md, "Strength"): 50.25% in
  * 200 games against Stockfish 15.1 at UCI_Elo 2800, 8+0.08, with the net
- * built in (gen3ft-a). The scale's points stop below it: every UCI_Elo from
- * the last point up plays at full strength. */
+ * then built in (gen3ft-a; gen3ft-b is 18 Elo above it). The scale's
+ * points stop below it: every UCI_Elo from the last point up plays at full
+ * strength. */
 const FULL_STRENGTH = "full strength: about 2800 on Stockfish's UCI_Elo scale " +
     '(it scores 50% against Stockfish 15.1 set to UCI_Elo 2800)'
 
