@@ -14,7 +14,7 @@
  * 1900 from 14.2 to 13.4 (66.5% at 14.2, 39.5% at 12.8, 47.5% at 13.4) and
  * 2000 from 15.6 to 14.8 (60.5% at 15.6, 54.0% at 14.8); 1400 scored 53.0%
  * with gen3ft-a. With gen3ft-b 1800 moved from 12.0 to 11.2 (67.5% at 12.0,
- * 47.5% at 11.2); 1500 scored 52.5%.
+ * 47.5% at 11.2), and every setting from 1400 to 2000 scored 44.5-59.0%.
  * Below 1400 (Stockfish's lowest setting is 1350) the points keep the slope
  * of the earlier fits; from 2000 the strength rises to full strength at 2400
  * (not calibrated: full strength stands above 2400 on this scale). */
