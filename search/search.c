@@ -451,7 +451,8 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         /* 6. Null move, with a zugzwang guard and verification when deep. */
         if (depth >= NMP_MIN_DEPTH && eval >= beta && ss->static_eval >= beta
             && (ss - 1)->move != MOVE_NULL && non_pawn_material(pos, pos->side)
-            && beta > SCORE_MATED_IN_MAX) {
+            && beta > SCORE_MATED_IN_MAX
+            && (ss->ply >= t->nmp_min_ply || pos->side != t->nmp_color)) {
             int r = NMP_BASE_REDUCTION + depth / NMP_DEPTH_DIV
                     + ((eval - beta) / NMP_EVAL_DIV < NMP_EVAL_MAX ? (eval - beta) / NMP_EVAL_DIV
                                                                    : NMP_EVAL_MAX);
@@ -466,11 +467,16 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
             if (v >= beta) {
                 if (v >= SCORE_TB_WIN_IN_MAX)
                     v = beta;
-                if (depth < NMP_VERIFY_DEPTH)
+                if (depth < NMP_VERIFY_DEPTH || t->nmp_min_ply)
                     return v;
-                ss->excluded = MOVE_NONE;
+                /* The verification searches this node without null moves
+                 * of this side in the first three quarters of its depth:
+                 * a zugzwang shows there. */
+                t->nmp_color = pos->side;
                 (ss + 1)->move = MOVE_NONE;
+                t->nmp_min_ply = ss->ply + 3 * (depth - r) / 4;
                 int w = search(t, ss, beta - 1, beta, depth - r, false);
+                t->nmp_min_ply = 0;
                 if (w >= beta)
                     return v;
             }

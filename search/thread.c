@@ -325,6 +325,7 @@ void search_start(Search *s, const Position *root, const SearchLimits *limits)
         t->root_count = count;
         t->may_stop = i != 0;
         t->full_width = t->proof_abort = false;
+        t->nmp_min_ply = 0;
         if (i > 0)
             memcpy(t->root_moves, rms, (size_t)count * sizeof *rms);
     }

@@ -62,6 +62,9 @@ typedef struct SearchThread {
     bool full_width;      /* no pruning, no reductions, no TT cutoffs (go mate proofs) */
     bool proof_abort;     /* the proof's node budget is spent */
     uint64_t proof_limit; /* the node count where it is */
+    /* While a null-move cutoff is verified: the side that may not try a
+     * null move, and the ply from which it may again. */
+    int nmp_color, nmp_min_ply;
     RootMove root_moves[MAX_MOVES];
     Stack stack[MAX_PLY + STACK_OFFSET + 4];
     History hist;
