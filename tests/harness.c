@@ -145,6 +145,12 @@ const char *wait_for(Engine *e, const char *prefix, int timeout_ms)
     return NULL;
 }
 
+bool harness_skip_huge_hash(void)
+{
+    const char *skip = getenv("ROKADE_SKIP");
+    return skip && strstr(skip, "huge-hash") != NULL;
+}
+
 /* ------------------------------------------------------------------------ */
 /* The process                                                              */
 
