@@ -120,10 +120,11 @@ debug:
 	$(MAKE) BUILD=build/debug EXE=rokade-debug OPT="-O1 -g"
 
 # The sanitizer build is portable (ARCH=x86-64), so it checks the magic
-# bitboards while the default build checks PEXT. TEST_SKIP=huge-hash: the
-# tests skip the largest table the machine can give, whose shadow ASan
-# writes in full (the step took 212 s with it, 148 s without; the release
-# and debug runs set it).
+# bitboards while the default build checks PEXT; with -O1 -g and no NDEBUG
+# its assertions are on, so it is also `make test`'s debug run.
+# TEST_SKIP=huge-hash: the tests skip the largest table the machine can give,
+# whose shadow ASan writes in full (the step took 212 s with it, 148 s
+# without; the release run sets it, as does `make test-debug`).
 sanitize: criterion
 	$(MAKE) BUILD=build/sanitize EXE=rokade-sanitize TUNE_EXE=rokade-tune-sanitize \
 	  TRAIN_EXE=rokade-train-sanitize TEST_SKIP=huge-hash \
@@ -272,8 +273,9 @@ test-bins-run: $(EXE) $(TUNE_EXE) $(TRAIN_EXE) $(TEST_BINS)
 	@$(RUN_TEST_BINS); \
 	$(REPORT_FAILED)
 
-# The unit tests once more on the debug build (asserts on), against the debug
-# engine and tuner.
+# The unit tests once more on the debug build (asserts on, PEXT where the
+# machine has it), against the debug engine and tuner. Not in `make test`:
+# the sanitizer build has the same assertions on, over the same tests.
 test-debug: criterion
 	$(MAKE) BUILD=build/debug EXE=rokade-debug TUNE_EXE=rokade-tune-debug \
 	  TRAIN_EXE=rokade-train-debug OPT="-O1 -g" test-bins-run
@@ -307,9 +309,10 @@ test-tunable: $(EXE)
 	ROKADE=./$(EXE) ROKADE_TUNABLE=./build/tunable/rokade sh tests/tunable_test.sh
 
 # The full test command (CI): the -Werror builds (gcc and clang), unit and CLI
-# tests and the bench signature, the unit tests on the debug build, then the
-# tests again under ASan+UBSan, the TSan scenario, the fuzzers (60 s) and the
-# stress script.
+# tests and the bench signature, then the tests again under ASan+UBSan with
+# assertions on (-O1 -g without NDEBUG: the Position's self-check after every
+# make and unmake, as the debug build has), the TSan scenario, the fuzzers
+# (60 s), the stress script and the browser test.
 test:
 	sh .ci/provision
 	$(MAKE) format-check
@@ -318,7 +321,6 @@ test:
 	$(MAKE) -j2 test-nnue-layout
 	$(MAKE) -j2 test-tunable
 	ROKADE=./rokade sh tests/bench_check.sh
-	$(MAKE) -j2 test-debug
 	$(MAKE) -j2 sanitize
 	$(MAKE) -j2 test-tsan
 	$(MAKE) -j2 fuzz-run
