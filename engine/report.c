@@ -107,9 +107,10 @@ static void on_bestmove(void *ctx, const Position *root, move_t best, move_t pon
         r->print("bestmove (none)");
         return;
     }
-    char line[64], mv[8], pm[8];
+    char line[64], mv[8];
     move_to_uci(root, best, mv);
     if (ponder) {
+        char pm[8];
         Position *p = r->scratch;
         memcpy(p, root, sizeof *p);
         pos_make_move(p, best);

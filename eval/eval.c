@@ -181,8 +181,8 @@ static FORCE_INLINE void eval_pieces(const Position *pos, int us, EvalInfo *ei, 
                 term(&t[T_MOBILITY], coef, W_MOB_BISHOP + mob, 1);
                 term(&t[T_PIECES], coef, W_BISHOP_PAWNS,
                      popcount(our_pawns
-                              & (sq_bb(sq) & DARK_SQUARES_BB ? DARK_SQUARES_BB
-                                                             : ~DARK_SQUARES_BB)));
+                              & ((sq_bb(sq) & DARK_SQUARES_BB) ? DARK_SQUARES_BB
+                                                               : ~DARK_SQUARES_BB)));
                 if (sq_bb(sq) & outposts)
                     term(&t[T_PIECES], coef, W_OUTPOST_BISHOP, 1);
                 if (more_than_one(bishop_attacks(sq, pos->by_type[PAWN]) & CENTRE_BB))

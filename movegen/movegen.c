@@ -346,10 +346,8 @@ bool pos_gives_check(const Position *pos, move_t m)
         occ = (occ ^ sq_bb(to)) | sq_bb(kto);
         movers = (movers ^ sq_bb(to)) | sq_bb(kto);
         pt = ROOK;
-    } else if (kind == MOVE_EN_PASSANT)
+    } else /* en passant */
         occ ^= sq_bb(to - pawn_push(us));
-    else if (kind == MOVE_PROMOTION)
-        pt = move_promo(m);
     occ |= sq_bb(dest);
     movers |= sq_bb(dest);
 

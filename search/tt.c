@@ -1,7 +1,7 @@
 /* Transposition table storage, replacement and hashfull. */
 #ifdef __linux__
 /* madvise and MADV_HUGEPAGE (below) are Linux's, outside POSIX. */
-#define _DEFAULT_SOURCE
+#define _DEFAULT_SOURCE /* NOLINT(bugprone-reserved-identifier): glibc's feature macro */
 #endif
 #include "tt.h"
 
@@ -60,7 +60,8 @@ static TTBucket *alloc_zeroed(size_t n, void **mem)
     *mem = calloc(bytes + pad, 1);
     if (!*mem)
         return NULL;
-    TTBucket *table = (TTBucket *)(((uintptr_t)*mem + pad) & ~(uintptr_t)pad);
+    /* The first aligned address within the block. */
+    TTBucket *table = (TTBucket *)((char *)*mem + ((align - (uintptr_t)*mem % align) % align));
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
     /* Advice only: where the system has no huge pages to give, nothing
      * changes (and the table works as well). */

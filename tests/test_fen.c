@@ -181,9 +181,9 @@ static void expect_reject(const char *fen)
         cr_expect_str_eq(after, before, "FEN changed by rejected \"%s\"", fen);
         cr_expect_eq(pos_key(pos), key, "key changed by rejected \"%s\"", fen);
         /* Byte-for-byte on purpose: the copy was made with memcpy. */
-        cr_expect(memcmp(pos, copy, sizeof *pos)
-                      == 0, /* NOLINT(bugprone-suspicious-memory-comparison) */
-                  "position bytes changed by rejected \"%s\"", fen);
+        /* NOLINTNEXTLINE(bugprone-suspicious-memory-comparison) */
+        cr_expect(memcmp(pos, copy, sizeof *pos) == 0, "position bytes changed by rejected \"%s\"",
+                  fen);
     }
     free(pos);
     free(copy);

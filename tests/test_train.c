@@ -309,7 +309,7 @@ static const char *qnet_load(const char *path, QNet *q)
     if (q->scale < 1 || q->scale > 10000 || q->buckets < 1 || q->buckets > NNUE_MAX_BUCKETS)
         return "scale or buckets";
     if (n
-        != (size_t)NNUE_HEADER_SIZE + 2 * (NNUE_INPUTS + 1) * (size_t)q->hidden
+        != (size_t)NNUE_HEADER_SIZE + 2 * ((size_t)NNUE_INPUTS + 1) * (size_t)q->hidden
                + (size_t)q->buckets * (4 * (size_t)q->hidden + 4) + 4)
         return "size";
     if (get_u32(buf + n - 4) != nnue_checksum(buf, n - 4))
@@ -564,7 +564,8 @@ Test(train, init_from_a_net)
     cr_assert_eq(q.buckets, 4);
     for (int k = 1; k < 4; k++) {
         cr_assert_eq(q.ob[k], q.ob[0]);
-        cr_assert(!memcmp(q.ow + k * 2 * q.hidden, q.ow, 2 * (size_t)q.hidden * sizeof *q.ow));
+        cr_assert(!memcmp(q.ow + (size_t)k * 2 * q.hidden, q.ow,
+                          2 * (size_t)q.hidden * sizeof *q.ow));
     }
     qnet_free(&q);
 
@@ -579,7 +580,8 @@ Test(train, init_from_a_net)
     cr_assert(!(why = qnet_load(b, &wide)), "%s: %s", b, why);
     cr_assert_eq(wide.hidden, 64);
     for (int f = 0; f < NNUE_INPUTS; f++)
-        cr_assert(!memcmp(wide.ftw + f * 64, narrow.ftw + f * 32, 32 * sizeof *wide.ftw),
+        cr_assert(!memcmp(wide.ftw + (size_t)f * 64, narrow.ftw + (size_t)f * 32,
+                          32 * sizeof *wide.ftw),
                   "feature %d", f);
     for (int i = 0; i < 64; i++) {
         cr_assert_eq(wide.ow[i], i < 32 ? narrow.ow[i] : 0);

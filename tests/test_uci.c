@@ -1526,7 +1526,6 @@ Test(uci, found_by_the_stress_script)
     /* go mate N without a mate to find ends once a full-width search of
      * 2N-1 plies proves there is none, and says so. */
     eng_send(e, "position startpos");
-    mark = e->next;
     eng_send(e, "go mate 2");
     CHECK(e, wait_for(e, "info string no mate in 2", 5000), "go mate 2 from the start: no note");
     check_bestmove(e, wait_for(e, "bestmove", 5000), NULL, NULL);

@@ -49,5 +49,5 @@ void nnue_header_write(uint8_t *out, const NnueHeader *h)
     const uint32_t fields[7] = {NNUE_VERSION, h->inputs,          h->hidden, h->qa,
                                 h->qb,        (uint32_t)h->scale, h->buckets};
     for (int i = 0; i < 7; i++)
-        nnue_put_u32(out + 4 + 4 * i, fields[i]);
+        nnue_put_u32(out + 4 + 4 * (size_t)i, fields[i]);
 }

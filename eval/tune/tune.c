@@ -502,6 +502,8 @@ typedef struct {
 /* White-view evaluation of p under W, and *mi. */
 static double model_eval(const TunePos *p, const Coef *c, ModelInfo *mi)
 {
+    /* The address of *mi's array, not a read of it (cppcheck takes it for one). */
+    /* cppcheck-suppress ctuuninitvar */
     double *kd_slope = mi->kd_slope;
     mi->kink = INFINITY;
     double mg = 0, eg = 0;
