@@ -315,10 +315,11 @@ test-tunable: $(EXE)
 	ROKADE=./$(EXE) ROKADE_TUNABLE=./build/tunable/rokade sh tests/tunable_test.sh
 
 # The full test command (CI): the format check and cppcheck, the -Werror
-# builds (gcc and clang), unit and CLI tests and the bench signature, then the tests again under ASan+UBSan with
-# assertions on (-O1 -g without NDEBUG: the Position's self-check after every
-# make and unmake, as the debug build has), the TSan scenario, the fuzzers
-# (60 s), the stress script and the browser test.
+# builds (gcc and clang), unit and CLI tests and the bench signature, then
+# the tests again under ASan+UBSan with assertions on (-O1 -g without NDEBUG:
+# the Position's self-check after every make and unmake, as the debug build
+# has), the TSan scenario, the fuzzers (60 s), the stress script and the
+# browser test.
 test:
 	sh .ci/provision
 	$(MAKE) format-check
