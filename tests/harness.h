@@ -50,7 +50,7 @@ void harness_teardown(void);
 /* True when $ROKADE_SKIP has the word huge-hash: the tests that set the
  * largest table the machine can give skip that part (`make sanitize` sets
  * it: ASan writes the shadow of every such table, 15-20 s for 18 GB, while
- * the release and debug runs check the same code in a moment). */
+ * the release run (and `make test-debug`) checks the same code in a moment). */
 bool harness_skip_huge_hash(void);
 
 bool starts(const char *s, const char *prefix);

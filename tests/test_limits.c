@@ -291,7 +291,7 @@ Test(limits, hash_beyond_memory_is_clamped)
      * idle machine (it maps and poisons the table's shadow): more than the
      * suite's 30 s once the machine is busy, which failed a CI run. */
     if (harness_skip_huge_hash())
-        cr_skip_test("ROKADE_SKIP=huge-hash (the release and debug runs set the largest table)");
+        cr_skip_test("ROKADE_SKIP=huge-hash (the release run sets the largest table)");
     harness_set_waits((HarnessWaits){
         .send = 60000, .ready = 180000, .reply = 10000, .quit = 60000});
     Engine *e = eng_start();
