@@ -20,8 +20,8 @@ ifeq ($(NO_PEXT),1)
   override CFLAGS += -DNO_PEXT
 endif
 # NNUE_HIDDEN=H: a build for nets of another accumulator size (eval/nnue/format.h;
-# default 128); give it the net too, e.g.
-# make NNUE_HIDDEN=256 EVALFILE=net256.nnue BUILD=build/h256 EXE=rokade-h256.
+# default 256); give it the net too, e.g.
+# make NNUE_HIDDEN=128 EVALFILE=eval/nets/ft10n.nnue BUILD=build/h128 EXE=rokade-h128.
 ifdef NNUE_HIDDEN
   override CFLAGS += -DNNUE_HIDDEN=$(NNUE_HIDDEN)
 endif
@@ -298,14 +298,15 @@ werror:
 	  CFLAGS=-Werror all tune train
 
 # The net's accumulator with the 4-bucket king layout (eval/nnue/features.h)
-# and a wider accumulator: test_nnue built with NNUE_KING_LAYOUT=4 and
-# NNUE_HIDDEN=256, so that the refresh of a perspective whose king changed
-# bucket, and the loader and kernels at H = 256, are tested before a net
-# uses them (its in-process tests; those through ./rokade need H = 128).
+# and another accumulator size: test_nnue built with NNUE_KING_LAYOUT=4 and
+# NNUE_HIDDEN=128 (the width of the nets before ft12h), so that the refresh
+# of a perspective whose king changed bucket, and the loader and kernels at
+# a width other than the default, are tested (its in-process tests; those
+# through ./rokade need the default H = 256).
 test-nnue-layout: criterion
-	$(MAKE) BUILD=build/nnue-k4-h256 OPT="-O2" CFLAGS=-DNNUE_KING_LAYOUT=4 NNUE_HIDDEN=256 \
-	  build/nnue-k4-h256/tests/test_nnue
-	./build/nnue-k4-h256/tests/test_nnue --jobs 2 \
+	$(MAKE) BUILD=build/nnue-k4-h128 OPT="-O2" CFLAGS=-DNNUE_KING_LAYOUT=4 NNUE_HIDDEN=128 \
+	  build/nnue-k4-h128/tests/test_nnue
+	./build/nnue-k4-h128/tests/test_nnue --jobs 2 \
 	  --filter 'nnue/@(incremental|output|loader|buckets)*'
 
 # The TUNE=1 build (search constants as UCI options) against the default

@@ -51,7 +51,7 @@
 #include "features.h"
 
 #ifndef NNUE_HIDDEN
-#define NNUE_HIDDEN 128
+#define NNUE_HIDDEN 256
 #endif
 
 enum {
