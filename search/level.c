@@ -15,12 +15,14 @@
  * 2000 from 15.6 to 14.8 (60.5% at 15.6, 54.0% at 14.8); 1400 scored 53.0%
  * with gen3ft-a. With gen3ft-b 1800 moved from 12.0 to 11.2 (67.5% at 12.0,
  * 47.5% at 11.2), and every setting from 1400 to 2000 scored 44.5-59.0%.
+ * With ft12h 2000 moved from 14.8 to 15.3 (36.5% at 14.8, 62.5% at 15.6
+ * and at 16.3, 43.0% at 15.3); 1700 scored 59.0% at 10.6.
  * Below 1400 (Stockfish's lowest setting is 1350) the points keep the slope
  * of the earlier fits; from 2000 the strength rises to full strength at 2400
  * (not calibrated: full strength stands above 2400 on this scale). */
 static const LevelEloPoint EloTable[] = {
     {1000, 3.0},  {1200, 4.7},  {1400, 7.0},  {1500, 8.1},  {1600, 9.0},
-    {1700, 10.6}, {1800, 11.2}, {1900, 13.4}, {2000, 14.8}, {2400, 20.0},
+    {1700, 10.6}, {1800, 11.2}, {1900, 13.4}, {2000, 15.3}, {2400, 20.0},
 };
 
 double level_strength(int skill_level, bool limit_strength, int elo)
