@@ -16,7 +16,9 @@
  * with gen3ft-a. With gen3ft-b 1800 moved from 12.0 to 11.2 (67.5% at 12.0,
  * 47.5% at 11.2), and every setting from 1400 to 2000 scored 44.5-59.0%.
  * With ft12h 2000 moved from 14.8 to 15.3 (36.5% at 14.8, 62.5% at 15.6
- * and at 16.3, 43.0% at 15.3); 1700 scored 59.0% at 10.6.
+ * and at 16.3, 43.0% at 15.3); the other settings stayed in place and
+ * scored 47.5-59.0% (1400 54.0%, 1500 51.5%, 1600 47.5%, 1700 59.0%,
+ * 1800 50.0%, 1900 54.0%).
  * Below 1400 (Stockfish's lowest setting is 1350) the points keep the slope
  * of the earlier fits; from 2000 the strength rises to full strength at 2400
  * (not calibrated: full strength stands above 2400 on this scale). */
