@@ -1,0 +1,79 @@
+#!/bin/sh
+# Checks of bench/ladder.sh without playing: the match command it builds for
+# each anchor (-p), its refusals of bad arguments, and the table row it
+# makes of a match log (a stand-in for the match tool writes the log in the
+# tool's format). Prints "N passed, M failed" and exits non-zero on a failure.
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+ladder=$here/bench/ladder.sh
+pass=0
+fail=0
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+# check NAME CONDITION-RESULT: counts a check (0 passed).
+check() {
+    if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1"; fi
+}
+# has TEXT WORD...: every word stands in the text as a whole argument.
+has() {
+    text=" $1 "
+    shift
+    for w in "$@"; do
+        case $text in *" $w "*) ;; *) return 1 ;; esac
+    done
+}
+
+out=$(STOCKFISH=/x/sf FAIRY=/x/fairy ROKADE=/x/rokade sh "$ladder" -p sf2800)
+has "$out" --engine cmd=/x/rokade name=rokade cmd=/x/sf name=sf2800 \
+    option.UCI_LimitStrength=true option.UCI_Elo=2800 option.Hash=16 option.Threads=1 \
+    --tc 8+0.08 --games 200 --concurrency 2 --seed 2801
+check "sf2800 defaults: $out" $?
+case $out in *balanced.epd*) r=0 ;; *) r=1 ;; esac
+check "the balanced book" $r
+
+out=$(STOCKFISH=/x/sf FAIRY=/x/fairy sh "$ladder" -p -g 100 -t 40+0.4 -s 7 -c 1 fairy)
+has "$out" cmd=/x/fairy name=fairy --tc 40+0.4 --games 100 --concurrency 1 --seed 7 --event fairy-7
+check "fairy with options: $out" $?
+case $out in *UCI_LimitStrength* | *EvalFile*) r=1 ;; *) r=0 ;; esac
+check "fairy: no strength limit, no net" $r
+
+out=$(cd "$tmp" && STOCKFISH=/x/sf sh "$ladder" -p -e nets/a.nnue -n run1 sf)
+has "$out" cmd=/x/sf name=sf15 "option.EvalFile=$tmp/nets/a.nnue" --event run1
+check "sf with a net by its full path: $out" $?
+case $out in *UCI_Elo*) r=1 ;; *) r=0 ;; esac
+check "full strength has no UCI_Elo" $r
+
+for bad in "bogus" "-g x sf2800" "-s -1 fairy" "-c 2" "sf extra"; do
+    # shellcheck disable=SC2086
+    sh "$ladder" -p $bad >"$tmp/err" 2>&1
+    r=$?
+    [ $r -eq 2 ] && [ -s "$tmp/err" ]
+    check "'$bad' is refused with a message (exit $r)" $?
+done
+
+LADDER_OUT="$tmp/out" ROKADE=/nonexistent/rokade sh "$ladder" -g 2 sf2800 >"$tmp/err" 2>&1
+r=$?
+[ $r -eq 1 ] && grep -q "not found" "$tmp/err"
+check "a missing engine is named (exit $r)" $?
+
+# A stand-in for the match tool: the summary lines as the tool prints them.
+cat >"$tmp/match" <<'STUB'
+#!/bin/sh
+echo "[4/4] fairy vs rokade 1-0 {White mates} | rokade vs fairy: W 1 D 2 L 1  50.0%  Elo +0.0 +/- 99.9"
+echo "Games: 4  W 1  D 2  L 1  Points 2.0 (50.0%)  Draws 50.0%  White scored 50.0%"
+echo "Elo: +0.0 +/- 120.0 (95%, trinomial)  LOS: 50.0%"
+echo "Elo: +0.0 +/- 135.5 (95%, pentanomial, 2 pairs)  nElo: +0.0 +/- 99.0"
+STUB
+chmod +x "$tmp/match"
+row=$(MATCH="$tmp/match" ROKADE=/bin/true FAIRY=/bin/true LADDER_OUT="$tmp/out" sh "$ladder" -g 4 -s 9 fairy 2>&1)
+[ "$row" = "| fairy | 9 | 4 | 1-2-1 | 50.0% | +0.0 +/- 135.5 |" ]
+check "the table row: '$row'" $?
+printf '#!/bin/sh\necho "engine failed"\nexit 3\n' >"$tmp/match"
+MATCH="$tmp/match" ROKADE=/bin/true FAIRY=/bin/true LADDER_OUT="$tmp/out" sh "$ladder" -g 4 fairy >"$tmp/err" 2>&1
+r=$?
+[ $r -eq 1 ] && grep -q "match failed (exit 3)" "$tmp/err"
+check "a failed match says so (exit $r)" $?
+
+echo "ladder_test: $pass passed, $fail failed"
+[ $fail -eq 0 ]
