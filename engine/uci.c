@@ -676,15 +676,25 @@ static void cmd_eval(Engine *e, Tokens *t)
     uci_print("Network evaluation: %d cp (side to move; EvalFile %s)", v, e->eval_file);
     uci_print("Network evaluation: %+.2f (white side)", (pos->side == WHITE ? v : -v) / 100.0);
     int known, mop;
+    const int strong = v > 0 ? pos->side : !pos->side;
+    const int scale = eval_material_scale(pos, strong);
+    const int scaled = v * scale / 64;
     if (eval_known(pos, &known))
         uci_print("The search scores this position %d cp (side to move): %s", known,
                   pos_is_dead(pos) ? "a dead position (5.2.2)"
                                    : "a won ending against a lone king (known win)");
-    else if ((mop = eval_mop_up(pos)) != 0) {
-        mop = pos->side == WHITE ? mop : -mop;
-        uci_print("Mop-up: %+d cp (side to move; a pawnless ending a rook or more ahead, the "
-                  "weaker king driven to the edge): the search scores this position %d cp",
-                  mop, v + mop);
+    else {
+        if (scale < 64)
+            uci_print("Scaled by %d/64 (the side ahead has material that cannot win): %d cp", scale,
+                      scaled);
+        if ((mop = eval_mop_up(pos)) != 0) {
+            mop = pos->side == WHITE ? mop : -mop;
+            uci_print("Mop-up: %+d cp (side to move; a pawnless ending a rook or more ahead, the "
+                      "weaker king driven to the edge)",
+                      mop);
+        }
+        if (scale < 64 || mop)
+            uci_print("The search scores this position %d cp (side to move)", scaled + mop);
     }
 }
 

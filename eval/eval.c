@@ -391,26 +391,13 @@ static int game_phase(const Position *pos)
     return ph > 24 ? 24 : ph;
 }
 
-/* Endgame scale out of 64: material that cannot win, opposite bishops. */
+/* Endgame scale out of 64: material that cannot win (known.c), opposite
+ * bishops. */
 static FORCE_INLINE int scale_factor(const Position *pos, int strong)
 {
-    int weak = !strong;
-    bitboard_t sp = pos_pieces(pos, strong, PAWN);
-    bitboard_t strong_np = pos->by_color[strong] & ~pos->by_type[PAWN] & ~pos->by_type[KING];
-    if (!sp) {
-        /* No pawns: a lone minor, or a material edge of less than a rook. */
-        if (!more_than_one(strong_np) && !(strong_np & (pos->by_type[ROOK] | pos->by_type[QUEEN])))
-            return 0;
-        int diff = 0;
-        for (int pt = KNIGHT; pt <= QUEEN; pt++)
-            diff += PieceValue[pt]
-                    * (popcount(pos_pieces(pos, strong, pt)) - popcount(pos_pieces(pos, weak, pt)));
-        if (diff < 400)
-            return 16;
-        /* Two knights cannot force mate. */
-        if (strong_np == pos_pieces(pos, strong, KNIGHT) && popcount(strong_np) <= 2)
-            return 8;
-    }
+    const int material = eval_material_scale(pos, strong);
+    if (material < 64)
+        return material;
     bitboard_t bishops = pos->by_type[BISHOP];
     if (popcount(pos_pieces(pos, WHITE, BISHOP)) == 1
         && popcount(pos_pieces(pos, BLACK, BISHOP)) == 1

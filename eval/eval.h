@@ -41,14 +41,26 @@ int eval_lone_king(const Position *pos);
 /* The mop-up bonus of a pawnless ending a rook's worth or more ahead, White's
  * view; 0 in any other position (known.c). */
 int eval_mop_up(const Position *pos);
+/* The scale out of 64 of material that cannot win for the side `strong`:
+ * pawnless endings without a rook's edge, two knights, a bishop of the wrong
+ * colour for its rook pawns (known.c); 64 in any other position. */
+int eval_material_scale(const Position *pos, int strong);
 /* The evaluation with a net: eval_known, else the net's output for the
- * position the stack has reached, with the mop-up bonus. */
+ * position the stack has reached, scaled where the material cannot win,
+ * with the mop-up bonus. */
 static inline int eval_nnue(const Position *pos, NnueStack *st)
 {
     int v;
     if (eval_known(pos, &v))
         return v;
-    const int net = nnue_evaluate(st, pos);
+    int net = nnue_evaluate(st, pos);
+    /* Only positions where the side ahead has no knight, rook or queen
+     * beside its pawns can scale: the common case is decided here. */
+    const int strong = net > 0 ? pos->side : !pos->side;
+    if (!pos_pieces(pos, strong, PAWN)
+        || !(pos->by_color[strong]
+             & (pos->by_type[KNIGHT] | pos->by_type[ROOK] | pos->by_type[QUEEN])))
+        net = net * eval_material_scale(pos, strong) / 64;
     if (pos->by_type[PAWN]) /* the common case, decided here without a call */
         return net;
     const int mop = eval_mop_up(pos);

@@ -88,6 +88,53 @@ int eval_mop_up(const Position *pos)
     return strong == WHITE ? v : -v;
 }
 
+/* Material that cannot win, out of 64, for the side `strong` (the side the
+ * score favours). Without pawns: a lone minor (or nothing) cannot mate, 0;
+ * an edge of less than a rook (KRvKB, KRvKR, KBNvKN, KQvKRN, ...) seldom
+ * wins, 16; two knights cannot force mate, 8. With pawns: a bishop and
+ * pawns on one rook file only, the bishop not of the promotion square's
+ * colour, against a lone king that stands on or next to that square, is a
+ * known draw, 0 (the king cannot be driven from the corner). Otherwise 64.
+ * The hand-crafted evaluation scales its endgame score by it; the net's
+ * evaluation, which has seen few such endings in self-play (it gave KNNvK
+ * +2.00), its whole score. */
+enum { SCALE_FULL = 64, SCALE_SMALL_EDGE = 16, SCALE_TWO_KNIGHTS = 8, SCALE_EDGE_MAX = 400 };
+
+int eval_material_scale(const Position *pos, int strong)
+{
+    const int weak = !strong;
+    const bitboard_t pawns = pos_pieces(pos, strong, PAWN);
+    const bitboard_t pieces = pos->by_color[strong] & ~pos->by_type[PAWN] & ~pos->by_type[KING];
+    if (pawns) {
+        /* The common case, decided without more: a knight, rook or queen,
+         * no bishop, or pawns off the rook files. */
+        const bitboard_t bishops = pos_pieces(pos, strong, BISHOP);
+        if (pieces != bishops || !bishops || ((pawns & ~FILE_A_BB) && (pawns & ~FILE_H_BB)))
+            return SCALE_FULL;
+        if (pos->by_color[weak] != pos_pieces(pos, weak, KING))
+            return SCALE_FULL;
+        const int file = (pawns & FILE_A_BB) ? 0 : 7;
+        const int queening = make_square(file, strong == WHITE ? 7 : 0);
+        const bool dark_corner = (DARK_SQUARES_BB >> queening) & 1;
+        if ((bishops & (dark_corner ? DARK_SQUARES_BB : ~DARK_SQUARES_BB))
+            || square_distance(pos_king_sq(pos, weak), queening) > 1)
+            return SCALE_FULL;
+        return 0;
+    }
+    /* No pawns: a lone minor, or a material edge of less than a rook. */
+    if (!more_than_one(pieces) && !(pieces & (pos->by_type[ROOK] | pos->by_type[QUEEN])))
+        return 0;
+    int diff = 0;
+    for (int pt = KNIGHT; pt <= QUEEN; pt++)
+        diff += PieceValue[pt]
+                * (popcount(pos_pieces(pos, strong, pt)) - popcount(pos_pieces(pos, weak, pt)));
+    if (diff < SCALE_EDGE_MAX)
+        return SCALE_SMALL_EDGE;
+    if (pieces == pos_pieces(pos, strong, KNIGHT) && popcount(pieces) <= 2)
+        return SCALE_TWO_KNIGHTS;
+    return SCALE_FULL;
+}
+
 bool eval_known(const Position *pos, int *v)
 {
     if (pos_is_dead(pos)) {
