@@ -201,23 +201,23 @@ Test(eval, material_that_cannot_win_is_scaled)
         /* Without pawns: two knights, an edge below a rook, a lone minor. */
         {"8/8/3k4/8/8/8/8/1NN1K3 w - - 0 1", WHITE, 8},
         {"1nn1k3/8/8/8/8/3K4/8/8 b - - 0 1", BLACK, 8},
-        {"4k3/8/8/8/8/8/2b5/R3K3 w - - 0 1", WHITE, 16},  /* KRvKB */
-        {"4k3/8/8/8/8/8/3r4/R3K3 w - - 0 1", WHITE, 16},  /* KRvKR */
+        {"4k3/8/8/8/8/8/2b5/R3K3 w - - 0 1", WHITE, 16},   /* KRvKB */
+        {"4k3/8/8/8/8/8/3r4/R3K3 w - - 0 1", WHITE, 16},   /* KRvKR */
         {"4k3/8/8/8/8/8/3n4/1N1BK3 w - - 0 1", WHITE, 16}, /* KBNvKN */
         {"8/8/8/4k3/8/8/p7/1N2K3 w - - 0 1", WHITE, 0},    /* KNvKP */
         {"4k3/8/8/8/8/8/8/2B1K3 w - - 0 1", WHITE, 0},
         /* Winning material stays whole. */
-        {"4k3/8/8/8/8/8/3r4/Q3K3 w - - 0 1", WHITE, 64},  /* KQvKR */
+        {"4k3/8/8/8/8/8/3r4/Q3K3 w - - 0 1", WHITE, 64}, /* KQvKR */
         {"4k3/8/8/8/8/8/8/R3K3 w - - 0 1", WHITE, 64},
         {"4k3/8/8/8/8/8/8/1B1BK3 w - - 0 1", WHITE, 64},
         {"4k3/8/8/8/8/8/8/1N1BK3 w - - 0 1", WHITE, 64},
-        {"4k3/8/8/8/8/8/P7/1N2K3 w - - 0 1", WHITE, 64},   /* a pawn can promote */
+        {"4k3/8/8/8/8/8/P7/1N2K3 w - - 0 1", WHITE, 64}, /* a pawn can promote */
         /* A bishop of the wrong colour for its rook pawns, the lone king
          * on or next to the corner: a draw, either side, either corner. */
-        {"k7/8/P7/8/1K6/8/8/6B1 w - - 0 1", WHITE, 0},     /* dark bishop, a8 light */
+        {"k7/8/P7/8/1K6/8/8/6B1 w - - 0 1", WHITE, 0}, /* dark bishop, a8 light */
         {"8/1k6/P7/P7/1K6/8/8/6B1 b - - 0 1", WHITE, 0},
-        {"7k/8/7P/8/6K1/8/8/5B2 w - - 0 1", WHITE, 0},     /* light bishop, h8 dark */
-        {"8/8/8/8/8/7p/1k6/4b2K b - - 0 1", BLACK, 0},     /* dark bishop, h1 light */
+        {"7k/8/7P/8/6K1/8/8/5B2 w - - 0 1", WHITE, 0}, /* light bishop, h8 dark */
+        {"8/8/8/8/8/7p/1k6/4b2K b - - 0 1", BLACK, 0}, /* dark bishop, h1 light */
         /* The same, but not a draw: the king away, the right bishop, a pawn
          * off the rook file, another piece, or the defender's own pawn. */
         {"8/8/P7/8/1K6/8/3k4/6B1 w - - 0 1", WHITE, 64},
@@ -246,9 +246,12 @@ Test(eval, the_nets_evaluation_is_scaled)
     Position *pos = calloc(1, sizeof *pos);
     cr_assert(st && pos);
     static const char *const Fens[] = {
-        "8/8/3k4/8/8/8/8/1NN1K3 w - - 0 1", "8/8/3k4/8/8/8/8/1NN1K3 b - - 0 1",
-        "k7/8/P7/8/1K6/8/8/6B1 w - - 0 1",  "4k3/8/8/8/8/8/2b5/R3K3 b - - 0 1",
-        "4k3/8/8/8/8/8/3r4/Q3K3 w - - 0 1", "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
+        "8/8/3k4/8/8/8/8/1NN1K3 w - - 0 1",
+        "8/8/3k4/8/8/8/8/1NN1K3 b - - 0 1",
+        "k7/8/P7/8/1K6/8/8/6B1 w - - 0 1",
+        "4k3/8/8/8/8/8/2b5/R3K3 b - - 0 1",
+        "4k3/8/8/8/8/8/3r4/Q3K3 w - - 0 1",
+        "r1bqkbnr/pppp1ppp/2n5/4p3/4P3/5N2/PPPP1PPP/RNBQKB1R w KQkq - 2 3",
     };
     for (size_t i = 0; i < sizeof Fens / sizeof *Fens; i++) {
         cr_assert(pos_set_fen(pos, Fens[i], false, err, sizeof err), "%s", err);
