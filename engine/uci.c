@@ -675,7 +675,7 @@ static void cmd_eval(Engine *e, Tokens *t)
     const int v = nnue_evaluate_scratch(e->net, pos);
     uci_print("Network evaluation: %d cp (side to move; EvalFile %s)", v, e->eval_file);
     uci_print("Network evaluation: %+.2f (white side)", (pos->side == WHITE ? v : -v) / 100.0);
-    int known, mop;
+    int known;
     const int strong = v > 0 ? pos->side : !pos->side;
     const int scale = eval_material_scale(pos, strong);
     const int scaled = v * scale / 64;
@@ -687,7 +687,8 @@ static void cmd_eval(Engine *e, Tokens *t)
         if (scale < 64)
             uci_print("Scaled by %d/64 (the side ahead has material that cannot win): %d cp", scale,
                       scaled);
-        if ((mop = eval_mop_up(pos)) != 0) {
+        int mop = eval_mop_up(pos);
+        if (mop != 0) {
             mop = pos->side == WHITE ? mop : -mop;
             uci_print("Mop-up: %+d cp (side to move; a pawnless ending a rook or more ahead, the "
                       "weaker king driven to the edge)",
