@@ -677,7 +677,7 @@ static void cmd_eval(Engine *e, Tokens *t)
     uci_print("Network evaluation: %+.2f (white side)", (pos->side == WHITE ? v : -v) / 100.0);
     int known;
     const int strong = v > 0 ? pos->side : !pos->side;
-    const int scale = eval_material_scale(pos, strong);
+    const int scale = eval_net_scale(pos, strong);
     const int scaled = v * scale / 64;
     if (eval_known(pos, &known))
         uci_print("The search scores this position %d cp (side to move): %s", known,

@@ -45,6 +45,9 @@ int eval_mop_up(const Position *pos);
  * pawnless endings without a rook's edge, two knights, a bishop of the wrong
  * colour for its rook pawns (known.c); 64 in any other position. */
 int eval_material_scale(const Position *pos, int strong);
+/* That scale tapered by the game phase, for the net's whole score: in full
+ * in a bare ending, less as pieces come back (known.c). */
+int eval_net_scale(const Position *pos, int strong);
 /* The evaluation with a net: eval_known, else the net's output for the
  * position the stack has reached, scaled where the material cannot win,
  * with the mop-up bonus. */
@@ -60,7 +63,7 @@ static inline int eval_nnue(const Position *pos, NnueStack *st)
     if (!pos_pieces(pos, strong, PAWN)
         || !(pos->by_color[strong]
              & (pos->by_type[KNIGHT] | pos->by_type[ROOK] | pos->by_type[QUEEN])))
-        net = net * eval_material_scale(pos, strong) / 64;
+        net = net * eval_net_scale(pos, strong) / 64;
     if (pos->by_type[PAWN]) /* the common case, decided here without a call */
         return net;
     const int mop = eval_mop_up(pos);

@@ -200,13 +200,14 @@ else
 fi
 
 # `eval` with the net says where the material cannot win and what the search
-# scores then: KNNvK scaled by 8/64; none of it in the start position.
+# scores then: KNNvK scaled by 13/64 (8/64 tapered by its two knights);
+# none of it in the start position.
 if "$ROKADE" uci quit 2>/dev/null | grep -q 'option name EvalFile.*default <built-in>'; then
     out=$("$ROKADE" "position fen 8/8/3k4/8/8/8/8/1NN1K3 w - - 0 1" eval quit 2>&1)
-    if has_match "$out" '^Scaled by 8/64 ' && has_match "$out" '^The search scores this position -?[0-9]+ cp'; then
+    if has_match "$out" '^Scaled by 13/64 ' && has_match "$out" '^The search scores this position -?[0-9]+ cp'; then
         ok
     else
-        bad "eval of KNNvK names the scale 8/64" "$out"
+        bad "eval of KNNvK names the scale 13/64" "$out"
     fi
     out=$("$ROKADE" "position startpos" eval quit 2>&1)
     if has_match "$out" '^Network evaluation: ' && ! has_match "$out" '^Scaled by|^The search scores'; then
