@@ -5,7 +5,8 @@
  * (eval.c) it does not: in the bench (depth 9, with the built-in net) it
  * decides 728 of 72,189 evaluations (1.0%), the endings self-play shows a
  * net too few of to find the mate. And the net's mop-up bonus, for pawnless
- * endings a rook or more ahead that the net scores without a plan. */
+ * endings a rook or more ahead that the net scores without a plan, and the
+ * scale of material that cannot win, shared by both evaluations. */
 #include "eval.h"
 
 #include <stdlib.h>
@@ -97,7 +98,7 @@ int eval_mop_up(const Position *pos)
  * known draw, 0 (the king cannot be driven from the corner). Otherwise 64.
  * The hand-crafted evaluation scales its endgame score by it; the net's
  * evaluation, which has seen few such endings in self-play (it gave KNNvK
- * +2.00), its whole score. */
+ * +1.91), its whole score, tapered by the game phase (eval_net_scale). */
 enum { SCALE_FULL = 64, SCALE_SMALL_EDGE = 16, SCALE_TWO_KNIGHTS = 8, SCALE_EDGE_MAX = 400 };
 
 int eval_material_scale(const Position *pos, int strong)
