@@ -92,10 +92,11 @@ int eval_mop_up(const Position *pos)
 /* Material that cannot win, out of 64, for the side `strong` (the side the
  * score favours). Without pawns: a lone minor (or nothing) cannot mate, 0;
  * an edge of less than a rook (KRvKB, KRvKR, KBNvKN, KQvKRN, ...) seldom
- * wins, 16; two knights cannot force mate, 8. With pawns: a bishop and
- * pawns on one rook file only, the bishop not of the promotion square's
- * colour, against a lone king that stands on or next to that square, is a
- * known draw, 0 (the king cannot be driven from the corner). Otherwise 64.
+ * wins, 16; two knights cannot force mate, 8. With pawns: pawns on one
+ * rook file only, with no piece or only bishops not of the promotion
+ * square's colour, against a lone king that stands on or next to that
+ * square, is a known draw, 0 (the king cannot be driven from the corner).
+ * Otherwise 64.
  * The hand-crafted evaluation scales its endgame score by it; the net's
  * evaluation, which has seen few such endings in self-play (it gave KNNvK
  * +1.91), its whole score, tapered by the game phase (eval_net_scale). */
@@ -108,9 +109,9 @@ int eval_material_scale(const Position *pos, int strong)
     const bitboard_t pieces = pos->by_color[strong] & ~pos->by_type[PAWN] & ~pos->by_type[KING];
     if (pawns) {
         /* The common case, decided without more: a knight, rook or queen,
-         * no bishop, or pawns off the rook files. */
+         * or pawns off the rook files. */
         const bitboard_t bishops = pos_pieces(pos, strong, BISHOP);
-        if (pieces != bishops || !bishops || ((pawns & ~FILE_A_BB) && (pawns & ~FILE_H_BB)))
+        if (pieces != bishops || ((pawns & ~FILE_A_BB) && (pawns & ~FILE_H_BB)))
             return SCALE_FULL;
         if (pos->by_color[weak] != pos_pieces(pos, weak, KING))
             return SCALE_FULL;

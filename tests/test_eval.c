@@ -218,6 +218,11 @@ Test(eval, material_that_cannot_win_is_scaled)
         {"8/1k6/P7/P7/1K6/8/8/6B1 b - - 0 1", WHITE, 0},
         {"7k/8/7P/8/6K1/8/8/5B2 w - - 0 1", WHITE, 0}, /* light bishop, h8 dark */
         {"8/8/8/8/8/7p/1k6/4b2K b - - 0 1", BLACK, 0}, /* dark bishop, h1 light */
+        /* Rook pawns alone against the cornered king: a draw too. */
+        {"k7/8/P7/8/2K5/8/8/8 w - - 0 1", WHITE, 0},
+        {"1k6/8/P7/P7/2K5/8/8/8 w - - 0 1", WHITE, 0},
+        {"8/8/8/8/8/2k4p/8/7K b - - 0 1", BLACK, 0},
+        {"8/8/1k6/8/P7/8/8/2K5 w - - 0 1", WHITE, 64}, /* the king two squares away */
         /* The same, but not a draw: the king away, the right bishop, a pawn
          * off the rook file, another piece, or the defender's own pawn. */
         {"8/8/P7/8/1K6/8/3k4/6B1 w - - 0 1", WHITE, 64},
