@@ -31,6 +31,7 @@ typedef struct {
     move_t counter[PIECE_NB][SQ_NB];
     int16_t pawn_corr[COLOR_NB][CORR_SIZE];
     int16_t non_pawn_corr[COLOR_NB][COLOR_NB][CORR_SIZE]; /* [side to move][whose pieces] */
+    int16_t minor_corr[COLOR_NB][CORR_SIZE];              /* by both sides' minors and kings */
 } History;
 
 /* ---- Scores --------------------------------------------------------------- */
@@ -134,13 +135,32 @@ void hist_update_captures(History *h, const Position *pos, move_t best, const mo
 
 /* ---- Correction history ------------------------------------------------- */
 
-/* The entries of a position: pawns, White's pieces, Black's pieces. */
-static inline void hist_corr_entries(History *h, const Position *pos, int16_t *e[3])
+enum { CORR_TABLES = 4 };
+
+/* A hash of where both sides' knights, bishops and kings stand, made from
+ * the bitboards when asked (no key is kept for it): each set multiplied by
+ * its own odd constant, then mixed so that the low bits depend on all. */
+static inline uint64_t minor_key(const Position *pos)
+{
+    const bitboard_t w = pos->by_color[WHITE], b = pos->by_color[BLACK];
+    const bitboard_t n = pos->by_type[KNIGHT], bi = pos->by_type[BISHOP], k = pos->by_type[KING];
+    uint64_t h = (w & n) * 0x9E3779B97F4A7C15ULL ^ (w & bi) * 0xC2B2AE3D27D4EB4FULL
+                 ^ (b & n) * 0x165667B19E3779F9ULL ^ (b & bi) * 0xD6E8FEB86659FD93ULL
+                 ^ (w & k) * 0xFF51AFD7ED558CCDULL ^ (b & k) * 0xC4CEB9FE1A85EC53ULL;
+    h ^= h >> 31;
+    h *= 0x94D049BB133111EBULL;
+    return h ^ (h >> 29);
+}
+
+/* The entries of a position: pawns, White's pieces, Black's pieces, both
+ * sides' minor pieces and kings. */
+static inline void hist_corr_entries(History *h, const Position *pos, int16_t *e[CORR_TABLES])
 {
     const StateInfo *st = pos_st(pos);
     e[0] = &h->pawn_corr[pos->side][st->pawn_key & (CORR_SIZE - 1)];
     for (int c = WHITE; c <= BLACK; c++)
         e[1 + c] = &h->non_pawn_corr[pos->side][c][st->non_pawn_key[c] & (CORR_SIZE - 1)];
+    e[3] = &h->minor_corr[pos->side][minor_key(pos) & (CORR_SIZE - 1)];
 }
 
 /* The static evaluation raw, corrected by what searches of positions with
@@ -151,9 +171,10 @@ static inline int hist_corrected_eval(History *h, const Position *pos, int raw)
 {
     if (raw >= SCORE_KNOWN_WIN || raw <= -SCORE_KNOWN_WIN)
         return raw;
-    int16_t *e[3];
+    int16_t *e[CORR_TABLES];
     hist_corr_entries(h, pos, e);
-    const int sum = CORR_PAWN_WEIGHT * *e[0] + CORR_NON_PAWN_WEIGHT * (*e[1] + *e[2]);
+    const int sum = CORR_PAWN_WEIGHT * *e[0] + CORR_NON_PAWN_WEIGHT * (*e[1] + *e[2])
+                    + CORR_MINOR_WEIGHT * *e[3];
     int v = raw + sum / (100 * CORR_GRAIN);
     const int limit = SCORE_KNOWN_WIN - 1;
     return v > limit ? limit : v < -limit ? -limit : v;
@@ -165,12 +186,12 @@ static inline int hist_corrected_eval(History *h, const Position *pos, int raw)
  * CORR_WEIGHT_MAX). */
 static inline void hist_update_corr(History *h, const Position *pos, int depth, int diff)
 {
-    int16_t *e[3];
+    int16_t *e[CORR_TABLES];
     hist_corr_entries(h, pos, e);
     const int w = depth + 1 < CORR_WEIGHT_MAX ? depth + 1 : CORR_WEIGHT_MAX;
     const int limit = CORR_LIMIT * CORR_GRAIN;
     diff = diff > CORR_LIMIT ? CORR_LIMIT : diff < -CORR_LIMIT ? -CORR_LIMIT : diff;
-    for (int k = 0; k < 3; k++) {
+    for (int k = 0; k < CORR_TABLES; k++) {
         int v = (*e[k] * (CORR_WEIGHT_DIV - w) + diff * CORR_GRAIN * w) / CORR_WEIGHT_DIV;
         *e[k] = (int16_t)(v > limit ? limit : v < -limit ? -limit : v);
     }

@@ -85,6 +85,7 @@
     X(CORR_WEIGHT_DIV,     256,    64,  1024)  /* ... of this */                                  \
     X(CORR_PAWN_WEIGHT,    100,     0,   200)  /* the pawn table's share, % */                   \
     X(CORR_NON_PAWN_WEIGHT, 60,     0,   200)  /* each non-pawn table's share, % */              \
+    X(CORR_MINOR_WEIGHT,    60,     0,   200)  /* the minor-piece table's share, % */            \
     /* Move picker */                                                                             \
     X(MP_CAPHIST_DIV,       16,     4,    64)  /* capture history weight: 1 / this */              \
     X(MP_GOOD_SEE_DIV,      64,    16,   256)  /* good captures: SEE >= -score / this */           \
