@@ -15,9 +15,10 @@
 enum { HISTORY_MAX = 16384 };
 
 /* The correction histories: how far searches found the static evaluation
- * off, by side to move and by the pawn structure (the pawn key's low bits)
- * and by each side's other pieces (its non-pawn key's), in 1/CORR_GRAIN
- * centipawns, at most CORR_LIMIT cp either way. */
+ * off, by side to move and by the pawn structure (the pawn key's low bits),
+ * by each side's other pieces (its non-pawn key's) and by both sides'
+ * knights, bishops and kings (minor_key), in 1/CORR_GRAIN centipawns, at
+ * most CORR_LIMIT cp either way. */
 enum { CORR_SIZE = 16384, CORR_GRAIN = 256, CORR_LIMIT = 64 };
 _Static_assert((CORR_SIZE & (CORR_SIZE - 1)) == 0, "the key's low bits index the table");
 _Static_assert(CORR_LIMIT *CORR_GRAIN <= 32767, "an entry fits int16");

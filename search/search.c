@@ -398,7 +398,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
 
     /* 3. Static evaluation and the improving flag. */
     /* The table keeps the raw evaluation; the search uses it corrected by
-     * the pawn correction history. */
+     * the correction histories (pawns, each side's pieces, minors). */
     int eval, raw_eval = SCORE_NONE;
     bool improving = false;
     if (in_check) {
