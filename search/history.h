@@ -14,6 +14,11 @@
 
 enum { HISTORY_MAX = 16384 };
 
+/* The pawn history: quiet moves by the pawn structure (the pawn key's low
+ * bits), the piece and its target; the move picker's order only. */
+enum { PAWN_HIST_SIZE = 512 };
+_Static_assert((PAWN_HIST_SIZE & (PAWN_HIST_SIZE - 1)) == 0, "the key's low bits index it");
+
 /* The correction histories: how far searches found the static evaluation
  * off, by side to move and by the pawn structure (the pawn key's low bits),
  * by each side's other pieces (its non-pawn key's) and by both sides'
@@ -33,6 +38,7 @@ typedef struct {
     int16_t pawn_corr[COLOR_NB][CORR_SIZE];
     int16_t non_pawn_corr[COLOR_NB][COLOR_NB][CORR_SIZE]; /* [side to move][whose pieces] */
     int16_t minor_corr[COLOR_NB][CORR_SIZE];              /* by both sides' minors and kings */
+    int16_t pawn_hist[PAWN_HIST_SIZE][PIECE_NB][SQ_NB];
 } History;
 
 /* ---- Scores --------------------------------------------------------------- */
@@ -58,6 +64,19 @@ static inline int hist_quiet(const History *h, ContHist *const cont[2], const Po
     if (cont[1])
         s += (*cont[1])[pc][to];
     return s;
+}
+
+/* The pawn-history entry of a quiet move about to be made from pos. */
+static inline int16_t *hist_pawn_entry(History *h, const Position *pos, move_t m)
+{
+    return &h->pawn_hist[pos_st(pos)->pawn_key & (PAWN_HIST_SIZE - 1)][pos->board[move_from(m)]]
+                        [move_to(m)];
+}
+
+static inline int hist_pawn(const History *h, const Position *pos, move_t m)
+{
+    return h->pawn_hist[pos_st(pos)->pawn_key & (PAWN_HIST_SIZE - 1)][pos->board[move_from(m)]]
+                       [move_to(m)];
 }
 
 /* The capture-history entry of a capture or promotion. */
@@ -111,11 +130,13 @@ static inline void hist_update_quiet_by(History *h, ContHist *const cont[2], int
             history_update(&(*cont[k])[pc][to], bonus);
 }
 
-/* The same for a quiet move about to be made from pos. */
+/* The same for a quiet move about to be made from pos, and its pawn
+ * history. */
 static inline void hist_update_quiet(History *h, ContHist *const cont[2], const Position *pos,
                                      move_t m, int bonus)
 {
     hist_update_quiet_by(h, cont, pos->side, pos->board[move_from(m)], m, bonus);
+    history_update(hist_pawn_entry(h, pos, m), bonus);
 }
 
 static inline void hist_update_capture(History *h, const Position *pos, move_t m, int bonus)

@@ -69,7 +69,8 @@ static void score_noisy(MovePicker *mp)
 static void score_quiet(MovePicker *mp)
 {
     for (int i = mp->cur; i < mp->end; i++)
-        mp->scores[i] = hist_quiet(mp->hist, mp->cont, mp->pos, mp->moves[i]);
+        mp->scores[i] = hist_quiet(mp->hist, mp->cont, mp->pos, mp->moves[i])
+                        + hist_pawn(mp->hist, mp->pos, mp->moves[i]);
 }
 
 /* Moves the best remaining move to position cur and returns it. */
