@@ -49,11 +49,19 @@ static void mirror_fen(const char *fen, char *out, size_t n)
     snprintf(out, n, "%s %s %s %s %s", flipped, side[0] == 'w' ? "b" : "w", castle, ep, rest);
 }
 
-static int eval_fen(const char *fen, bool c960)
+/* A new position set from a FEN (the test fails on a bad one); free it. */
+static Position *fen_position(const char *fen, bool c960)
 {
     Position *pos = calloc(1, sizeof *pos);
+    cr_assert_not_null(pos);
     char err[200];
     cr_assert(pos_set_fen(pos, fen, c960, err, sizeof err), "%s: %s", fen, err);
+    return pos;
+}
+
+static int eval_fen(const char *fen, bool c960)
+{
+    Position *pos = fen_position(fen, c960);
     int v = eval_position(pos, NULL);
     free(pos);
     return v;
@@ -62,9 +70,7 @@ static int eval_fen(const char *fen, bool c960)
 /* The mop-up bonus of a FEN (White's view). */
 static int eval_mop_up_fen(const char *fen)
 {
-    Position *pos = calloc(1, sizeof *pos);
-    char err[200];
-    cr_assert(pos_set_fen(pos, fen, false, err, sizeof err), "%s: %s", fen, err);
+    Position *pos = fen_position(fen, false);
     int v = eval_mop_up(pos);
     free(pos);
     return v;
@@ -184,9 +190,7 @@ Test(eval, mop_up_drives_the_weaker_king_to_the_edge)
 /* The scale of material that cannot win, for the side the score favours. */
 static int material_scale_fen(const char *fen, int strong)
 {
-    Position *pos = calloc(1, sizeof *pos);
-    char err[200];
-    cr_assert(pos_set_fen(pos, fen, false, err, sizeof err), "%s: %s", fen, err);
+    Position *pos = fen_position(fen, false);
     int v = eval_material_scale(pos, strong);
     free(pos);
     return v;
