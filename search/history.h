@@ -1,10 +1,12 @@
 /* Move-ordering statistics kept per search thread: butterfly history (by
  * side, from and to), capture history (by piece, target and victim),
  * continuation history (by the piece and target of the move 1 and 2 plies
- * back, then of this move) and counter moves. The search updates them at
- * cutoffs; the search and the move picker read them through the score
- * functions here. All updates use gravity, so values stay within
- * +-HISTORY_MAX. Model: Ethereal's history.c. */
+ * back, then of this move), pawn history (by the pawn structure, piece and
+ * target) and counter moves; and the correction histories of the static
+ * evaluation. The search updates them at cutoffs; the search and the move
+ * picker read them through the score functions here. All updates use
+ * gravity, so values stay within +-HISTORY_MAX. Model: Ethereal's
+ * history.c. */
 #ifndef ROKADE_HISTORY_H
 #define ROKADE_HISTORY_H
 
