@@ -14,8 +14,6 @@
 #include "../movegen/score.h"
 #include "trace.h"
 
-static const int PhaseW[PIECE_TYPE_NB] = {0, 0, 1, 1, 2, 4, 0};
-
 enum {
     T_MATERIAL,
     T_PSQ,
@@ -383,14 +381,6 @@ static FORCE_INLINE void complexity_features(const Position *pos, bitboard_t pas
     f[CX_OUTFLANKING] = abs(file_of(wk) - file_of(bk)) - abs(rank_of(wk) - rank_of(bk));
 }
 
-static int game_phase(const Position *pos)
-{
-    int ph = 0;
-    for (int pt = KNIGHT; pt <= QUEEN; pt++)
-        ph += PhaseW[pt] * popcount(pos->by_type[pt]);
-    return ph > 24 ? 24 : ph;
-}
-
 /* Endgame scale out of 64: material that cannot win (known.c), opposite
  * bishops. */
 static FORCE_INLINE int scale_factor(const Position *pos, int strong)
@@ -480,7 +470,7 @@ static FORCE_INLINE int evaluate(const Position *pos, score_t *terms_w, score_t 
                 tr->kd[c][k] = ei.kd[c][k];
         tr->coef[W_TEMPO] = pos->side == WHITE ? 1 : -1;
         complexity_features(pos, ei.passed, tr->cx);
-        tr->phase = game_phase(pos);
+        tr->phase = eval_phase(pos);
         tr->scale[WHITE] = scale_factor(pos, WHITE);
         tr->scale[BLACK] = scale_factor(pos, BLACK);
         tr->side = pos->side;
@@ -521,7 +511,7 @@ static FORCE_INLINE int evaluate(const Position *pos, score_t *terms_w, score_t 
     complexity(&mg, &eg, cx, EvalW);
 #endif
     int strong = eg > 0 ? WHITE : BLACK;
-    return finish(mg, eg, game_phase(pos), scale_factor(pos, strong), pos->side,
+    return finish(mg, eg, eval_phase(pos), scale_factor(pos, strong), pos->side,
                   mg_value(EvalW[W_TEMPO]));
 }
 
@@ -570,7 +560,7 @@ void eval_trace(const Position *pos, void (*print)(const char *line))
                  eg_value(d));
         print(line);
     }
-    snprintf(line, sizeof line, "Phase: %d/24 (24 = middlegame)", game_phase(pos));
+    snprintf(line, sizeof line, "Phase: %d/24 (24 = middlegame)", eval_phase(pos));
     print(line);
     int mg = 0, eg = 0;
     for (int i = 0; i < T_NB; i++) {

@@ -41,6 +41,14 @@ int eval_lone_king(const Position *pos);
 /* The mop-up bonus of a pawnless ending a rook's worth or more ahead, White's
  * view; 0 in any other position (known.c). */
 int eval_mop_up(const Position *pos);
+/* The game phase: a knight or bishop 1, a rook 2, a queen 4, at most 24
+ * (the middlegame); 0 is a bare ending. */
+static inline int eval_phase(const Position *pos)
+{
+    const int ph = popcount(pos->by_type[KNIGHT] | pos->by_type[BISHOP])
+                   + 2 * popcount(pos->by_type[ROOK]) + 4 * popcount(pos->by_type[QUEEN]);
+    return ph > 24 ? 24 : ph;
+}
 /* The scale out of 64 of material that cannot win for the side `strong`:
  * pawnless endings without a rook's edge, two knights, a bishop of the wrong
  * colour for its rook pawns (known.c); 64 in any other position. */

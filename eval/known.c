@@ -138,20 +138,15 @@ int eval_material_scale(const Position *pos, int strong)
 }
 
 /* The same for the net's whole score: the scale counts in full in a bare
- * ending and fades as pieces come back (the game phase: a knight or bishop
- * 1, a rook 2, a queen 4, 24 at most), as the hand-crafted evaluation scales
- * only its endgame half. A side with no pawns but queens and rooks on the
- * board still has mating chances. */
+ * ending and fades as pieces come back (eval_phase), as the hand-crafted
+ * evaluation scales only its endgame half. A side with no pawns but queens
+ * and rooks on the board still has mating chances. */
 int eval_net_scale(const Position *pos, int strong)
 {
     const int scale = eval_material_scale(pos, strong);
     if (scale == SCALE_FULL)
         return SCALE_FULL;
-    int phase = popcount(pos->by_type[KNIGHT] | pos->by_type[BISHOP])
-                + 2 * popcount(pos->by_type[ROOK]) + 4 * popcount(pos->by_type[QUEEN]);
-    if (phase > 24)
-        phase = 24;
-    return SCALE_FULL - (SCALE_FULL - scale) * (24 - phase) / 24;
+    return SCALE_FULL - (SCALE_FULL - scale) * (24 - eval_phase(pos)) / 24;
 }
 
 bool eval_known(const Position *pos, int *v)

@@ -68,17 +68,21 @@ static inline int hist_quiet(const History *h, ContHist *const cont[2], const Po
     return s;
 }
 
+/* The pawn-history row of a position (its pawn key's low bits). */
+static inline int pawn_hist_row(const Position *pos)
+{
+    return (int)(pos_st(pos)->pawn_key & (PAWN_HIST_SIZE - 1));
+}
+
 /* The pawn-history entry of a quiet move about to be made from pos. */
 static inline int16_t *hist_pawn_entry(History *h, const Position *pos, move_t m)
 {
-    return &h->pawn_hist[pos_st(pos)->pawn_key & (PAWN_HIST_SIZE - 1)][pos->board[move_from(m)]]
-                        [move_to(m)];
+    return &h->pawn_hist[pawn_hist_row(pos)][pos->board[move_from(m)]][move_to(m)];
 }
 
 static inline int hist_pawn(const History *h, const Position *pos, move_t m)
 {
-    return h->pawn_hist[pos_st(pos)->pawn_key & (PAWN_HIST_SIZE - 1)][pos->board[move_from(m)]]
-                       [move_to(m)];
+    return h->pawn_hist[pawn_hist_row(pos)][pos->board[move_from(m)]][move_to(m)];
 }
 
 /* The capture-history entry of a capture or promotion. */
