@@ -274,6 +274,7 @@ test-run: $(EXE) $(TUNE_EXE) $(TRAIN_EXE) $(TEST_BINS)
 	ROKADE=./$(EXE) sh tests/cli_test.sh || { fail=1; failed="$$failed cli_test.sh"; }; \
 	ROKADE=./$(EXE) sh tests/polyglot_test.sh || { fail=1; failed="$$failed polyglot_test.sh"; }; \
 	sh tests/ladder_test.sh || { fail=1; failed="$$failed ladder_test.sh"; }; \
+	sh tests/sprt_test.sh || { fail=1; failed="$$failed sprt_test.sh"; }; \
 	$(REPORT_FAILED)
 
 test-bins-run: $(EXE) $(TUNE_EXE) $(TRAIN_EXE) $(TEST_BINS)
