@@ -18,7 +18,7 @@
 # The log, PGN and JSON go to build/ladder/NAME.*; the last line printed is
 # the table row: anchor, seed, games, W-D-L, score, Elo (pentanomial 95%).
 # The anchors come from Debian: apt-get install stockfish fairy-stockfish.
-games=200 tc=8+0.08 seed=2801 conc=2 evalfile= name= print=0
+games=200 tc=8+0.08 seed=2801 conc=2 evalfile='' name='' print=0
 usage() {
     echo "usage: sh bench/ladder.sh [-g GAMES] [-t TC] [-s SEED] [-c CONC] [-e EVALFILE] [-n NAME] [-p] sf2800|fairy|sf" >&2
     exit 2
@@ -57,6 +57,7 @@ if [ -n "$evalfile" ]; then
 fi
 out=${LADDER_OUT:-$here/build/ladder}
 # The arguments as one list; none of the paths may hold a space.
+# shellcheck disable=SC2086
 set -- --engine $mine --engine $opp --each option.Hash=16 option.Threads=1 --tc "$tc" \
     --games "$games" --concurrency "$conc" --openings "$book" --seed "$seed" --event "$name" \
     --pgn "$out/$name.pgn" --json "$out/$name.json"

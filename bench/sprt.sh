@@ -27,7 +27,7 @@
 # folder (build/sprt), SPRT_PAUSE the pattern of the processes stopped.
 # The log, PGN and JSON go to SPRT_OUT/NAME.*; the last line printed is the
 # table row: games, W-D-L, Elo (pentanomial 95%), nElo, LLR.
-nodes=25000 tc= games=2000 seed=1 bounds=0,5 conc=2 opts= net= basenet= name= keep=0 print=0
+nodes=25000 tc='' games=2000 seed=1 bounds=0,5 conc=2 opts='' net='' basenet='' name='' keep=0 print=0
 usage() {
     echo "usage: sh bench/sprt.sh [-n NODES | -t TC] [-g GAMES] [-s SEED] [-b ELO0,ELO1|off] [-c CONC] [-o NAME=VALUE]... [-e NET] [-E NET] [-N NAME] [-k] [-p] NEW BASE" >&2
     exit 2
@@ -49,7 +49,7 @@ full() {
 }
 while getopts n:t:g:s:b:c:o:e:E:N:kp o; do
     case $o in
-    n) nodes=$OPTARG tc= ;; t) tc=$OPTARG nodes= ;; g) games=$OPTARG ;; s) seed=$OPTARG ;;
+    n) nodes=$OPTARG tc='' ;; t) tc=$OPTARG nodes='' ;; g) games=$OPTARG ;; s) seed=$OPTARG ;;
     b) bounds=$OPTARG ;; c) conc=$OPTARG ;; e) net=$OPTARG ;; E) basenet=$OPTARG ;;
     N) name=$OPTARG ;; k) keep=1 ;; p) print=1 ;;
     o)
@@ -66,16 +66,16 @@ shift $((OPTIND - 1))
 [ $# -eq 2 ] || usage
 for v in "$games" "$seed" "$conc"; do whole "$v"; done
 [ -z "$nodes" ] || whole "$nodes"
-[ "$games" -gt 0 ] && [ "$conc" -gt 0 ] || die "games and concurrency must be above 0"
+if [ "$games" -eq 0 ] || [ "$conc" -eq 0 ]; then die "games and concurrency must be above 0"; fi
 case $tc in *" "*) die "clock '$tc' has a space" ;; esac
-sprt=
+sprt=''
 if [ "$bounds" != off ]; then
     case $bounds in
     *,*,*) die "bounds '$bounds' are not ELO0,ELO1 (or off)" ;;
     *,*) e0=${bounds%,*} e1=${bounds#*,} ;;
     *) die "bounds '$bounds' are not ELO0,ELO1 (or off)" ;;
     esac
-    num "$e0" && num "$e1" || die "bounds '$bounds' are not ELO0,ELO1 (or off)"
+    if ! num "$e0" || ! num "$e1"; then die "bounds '$bounds' are not ELO0,ELO1 (or off)"; fi
     sprt="--sprt elo0=$e0 elo1=$e1 alpha=0.05 beta=0.05"
 fi
 here=$(cd "$(dirname "$0")/.." && pwd)
@@ -86,7 +86,7 @@ pattern=${SPRT_PAUSE:-datagen out }
 [ -n "$name" ] || name=sprt-$seed
 new=$(full "$1") base=$(full "$2")
 [ -z "$net" ] || { net=$(full "$net"); opts="$opts option.EvalFile=$net"; }
-basenet_opt=
+basenet_opt=''
 [ -z "$basenet" ] || { basenet=$(full "$basenet"); basenet_opt="option.EvalFile=$basenet"; }
 limit="--nodes $nodes"
 [ -z "$tc" ] || limit="--tc $tc"
@@ -107,7 +107,7 @@ for f in "$net" "$basenet"; do
     [ -z "$f" ] || [ -r "$f" ] || { echo "sprt: cannot read $f" >&2; exit 1; }
 done
 mkdir -p "$out" || exit 1
-stopped=
+stopped=''
 if [ $keep -eq 0 ]; then
     stopped=$(pgrep -f "$pattern" | grep -v "^$$\$" | tr '\n' ' ')
     if [ -n "$stopped" ]; then
@@ -117,12 +117,15 @@ if [ $keep -eq 0 ]; then
         kill -STOP $stopped && echo "sprt: stopped the data generation ($stopped) until the match ends" >&2
     fi
 fi
-pri=
+pri=''
 nice -n -10 true 2>/dev/null && pri="nice -n -10"
 $pri "$match" "$@" >"$out/$name.log" 2>&1
 rc=$?
 g=$(sed -n 's/^Games: \([0-9]*\) *W \([0-9]*\) *D \([0-9]*\) *L \([0-9]*\) .*/\1 | \2-\3-\4/p' "$out/$name.log" | tail -1)
 e=$(sed -n 's/^Elo: \([^(]*\) (95%, pentanomial.*nElo: \(.*\)$/\1 | \2/p' "$out/$name.log" | tail -1)
 l=$(sed -n 's/^SPRT .* LLR \([-0-9.]*\) .*/\1/p' "$out/$name.log" | tail -1)
-[ -n "$g" ] && [ -n "$e" ] || { echo "sprt: the match failed (exit $rc), see $out/$name.log" >&2; exit 1; }
+if [ -z "$g" ] || [ -z "$e" ]; then
+    echo "sprt: the match failed (exit $rc), see $out/$name.log" >&2
+    exit 1
+fi
 echo "| $g | $e | ${l:--} |"
