@@ -6,23 +6,10 @@
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 ladder=$here/bench/ladder.sh
-pass=0
-fail=0
+# shellcheck source=tests/shcheck.sh
+. "$here/tests/shcheck.sh"
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-
-# check NAME CONDITION-RESULT: counts a check (0 passed).
-check() {
-    if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1"; fi
-}
-# has TEXT WORD...: every word stands in the text as a whole argument.
-has() {
-    text=" $1 "
-    shift
-    for w in "$@"; do
-        case $text in *" $w "*) ;; *) return 1 ;; esac
-    done
-}
 
 out=$(STOCKFISH=/x/sf FAIRY=/x/fairy ROKADE=/x/rokade sh "$ladder" -p sf2800)
 has "$out" --engine cmd=/x/rokade name=rokade cmd=/x/sf name=sf2800 \
@@ -75,5 +62,4 @@ r=$?
 [ $r -eq 1 ] && grep -q "match failed (exit 3)" "$tmp/err"
 check "a failed match says so (exit $r)" $?
 
-echo "ladder_test: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+report ladder_test

@@ -7,24 +7,11 @@
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 sprt=$here/bench/sprt.sh
-pass=0
-fail=0
+# shellcheck source=tests/shcheck.sh
+. "$here/tests/shcheck.sh"
 tmp=$(mktemp -d)
 dummy=
 trap '[ -z "$dummy" ] || kill -CONT $dummy 2>/dev/null; [ -z "$dummy" ] || kill $dummy 2>/dev/null; rm -rf "$tmp"' EXIT
-
-# check NAME CONDITION-RESULT: counts a check (0 passed).
-check() {
-    if [ "$2" -eq 0 ]; then pass=$((pass + 1)); else fail=$((fail + 1)); echo "FAIL: $1"; fi
-}
-# has TEXT WORD...: every word stands in the text as a whole argument.
-has() {
-    text=" $1 "
-    shift
-    for w in "$@"; do
-        case $text in *" $w "*) ;; *) return 1 ;; esac
-    done
-}
 
 out=$(cd "$tmp" && sh "$sprt" -p ./new /x/base)
 has "$out" --engine "cmd=$tmp/new" name=new --engine cmd=/x/base name=base option.Hash=16 \
@@ -104,5 +91,4 @@ check "a failed match says so (exit $r)" $?
 case $(ps -o stat= -p $dummy) in T*) r=1 ;; "") r=1 ;; *) r=0 ;; esac
 check "and the generation runs again after it" $r
 
-echo "sprt_test: $pass passed, $fail failed"
-[ $fail -eq 0 ]
+report sprt_test
