@@ -25,6 +25,13 @@ endif
 ifdef NNUE_HIDDEN
   override CFLAGS += -DNNUE_HIDDEN=$(NNUE_HIDDEN)
 endif
+# NNUE_KING_LAYOUT=4: a build for nets with four king buckets on the mirrored
+# board (eval/nnue/features.h), engine and trainer alike; build it apart, e.g.
+# make NNUE_KING_LAYOUT=4 BUILD=build/k4 EXE=build/k4/rokade TRAIN_EXE=build/k4/rokade-train
+# EVALFILE=NET all train (a net of one king bucket can start its trainer).
+ifdef NNUE_KING_LAYOUT
+  override CFLAGS += -DNNUE_KING_LAYOUT=$(NNUE_KING_LAYOUT)
+endif
 # TUNE=1: the search constants (search/tunables.h) become UCI spin options,
 # for SPSA tuning (OpenBench); build it apart, e.g. make TUNE=1 BUILD=build/tune.
 ifeq ($(TUNE),1)
@@ -306,10 +313,12 @@ werror:
 # a width other than the default, are tested (its in-process tests; those
 # through ./rokade need the default H = 256).
 test-nnue-layout: criterion
-	$(MAKE) BUILD=build/nnue-k4-h128 OPT="-O2" CFLAGS=-DNNUE_KING_LAYOUT=4 NNUE_HIDDEN=128 \
-	  build/nnue-k4-h128/tests/test_nnue
+	$(MAKE) BUILD=build/nnue-k4-h128 OPT="-O2" NNUE_KING_LAYOUT=4 NNUE_HIDDEN=128 \
+	  build/nnue-k4-h128/tests/test_nnue build/nnue-k4-h128/tests/test_train
 	./build/nnue-k4-h128/tests/test_nnue --jobs 2 \
 	  --filter 'nnue/@(incremental|output|loader|buckets)*'
+	./build/nnue-k4-h128/tests/test_train --jobs 2 \
+	  --filter 'train/@(forward_matches_reference|gradient_check|king_buckets_from_one)'
 
 # The TUNE=1 build (search constants as UCI options) against the default
 # one: the same bench, and every ablation setting accepted and effective.

@@ -631,6 +631,94 @@ Test(train, init_from_a_net)
 #undef SMALL
 }
 
+/* A net file written here byte by byte: `inputs` feature rows of `hidden`
+ * values, one bucket; weight i of row f is (f * 7 + i * 3) % 61 - 30. */
+static uint8_t *small_net(uint32_t inputs, uint32_t hidden, size_t *size)
+{
+    *size = nnue_file_size(inputs, hidden, 1);
+    uint8_t *buf = calloc(1, *size);
+    cr_assert(buf);
+    nnue_header_write(buf, &(NnueHeader){.inputs = inputs,
+                                         .hidden = hidden,
+                                         .qa = NNUE_QA,
+                                         .qb = NNUE_QB,
+                                         .scale = 150,
+                                         .buckets = 1});
+    uint8_t *p = buf + NNUE_HEADER_SIZE;
+    for (uint32_t f = 0; f <= inputs; f++) /* the rows, then the biases as row `inputs` */
+        for (uint32_t i = 0; i < hidden; i++, p += 2)
+            nnue_put_i16(p, (int16_t)((f * 7 + i * 3) % 61 - 30));
+    for (uint32_t i = 0; i < 2 * hidden; i++, p += 2)
+        nnue_put_i16(p, (int16_t)(i % 21 - 10));
+    nnue_put_u32(p, (uint32_t)-1234), p += 4;
+    nnue_put_u32(p, nnue_checksum(buf, (size_t)(p - buf)));
+    return buf;
+}
+
+/* A net of 768 inputs starts every king bucket of a trainer built with
+ * more (make NNUE_KING_LAYOUT=4): each bucket's rows are the file's, the
+ * biases and the output layer too; a net of other inputs is refused. In
+ * the default build (one king bucket) a net of four is refused. */
+Test(train, king_buckets_from_one)
+{
+    char err[256];
+    NnueHeader h;
+    TrainNet net = {0};
+    size_t size;
+    uint8_t *buf = small_net(NNUE_FEATURES, 32, &size);
+    if (NNUE_KING_BUCKETS == 1) {
+        uint8_t *four = small_net(4 * NNUE_FEATURES, 32, &size);
+        cr_assert_not(train_net_read(&net, four, size, 0, 1, 1, &h, err, sizeof err));
+        cr_assert(strstr(err, "inputs 3072"), "%s", err);
+        free(four);
+    } else {
+        cr_assert(train_net_read(&net, buf, size, 0, 2, 1, &h, err, sizeof err), "%s", err);
+        cr_assert_eq(h.inputs, NNUE_FEATURES);
+        cr_assert_eq(net.hidden, 32);
+        const uint8_t *rows = buf + NNUE_HEADER_SIZE;
+        for (int k = 0; k < NNUE_KING_BUCKETS; k++)
+            for (int f = 0; f < NNUE_FEATURES; f++)
+                for (int i = 0; i < 32; i++)
+                    cr_assert_float_eq(net.w[((size_t)k * NNUE_FEATURES + f) * 32 + i],
+                                       (float)nnue_get_i16(rows + 2 * ((size_t)f * 32 + i))
+                                           / NNUE_QA,
+                                       1e-7, "bucket %d, feature %d, value %d", k, f, i);
+        const float *bias = train_ft_bias(&net);
+        for (int i = 0; i < 32; i++)
+            cr_assert_float_eq(bias[i],
+                               (float)nnue_get_i16(rows + 2 * ((size_t)NNUE_FEATURES * 32 + i))
+                                   / NNUE_QA,
+                               1e-7);
+        const float *ow = bias + 32;
+        for (int b = 0; b < 2; b++) /* the one output bucket copied to both */
+            for (int i = 0; i < 64; i++)
+                cr_assert_float_eq(ow[b * 64 + i], (float)(i % 21 - 10) / NNUE_QB, 1e-7);
+        cr_assert_float_eq(ow[128], -1234.0f / (NNUE_QA * NNUE_QB), 1e-7);
+        train_net_free(&net);
+
+        /* Written again, it is read back the same. */
+        uint8_t *again = malloc(nnue_file_size(NNUE_INPUTS, 32, 2));
+        cr_assert(again);
+        cr_assert(train_net_read(&net, buf, size, 0, 2, 1, &h, err, sizeof err), "%s", err);
+        train_net_quantize(&net, 150, again);
+        TrainNet back = {0};
+        cr_assert(train_net_read(&back, again, nnue_file_size(NNUE_INPUTS, 32, 2), 0, 2, 1, &h, err,
+                                 sizeof err),
+                  "%s", err);
+        cr_assert_eq(h.inputs, NNUE_INPUTS);
+        cr_assert(!memcmp(back.w, net.w, net.n * sizeof *net.w));
+        train_net_free(&back);
+        train_net_free(&net);
+        free(again);
+
+        uint8_t *other = small_net(2 * NNUE_FEATURES, 32, &size);
+        cr_assert_not(train_net_read(&net, other, size, 0, 1, 1, &h, err, sizeof err));
+        cr_assert(strstr(err, "inputs 1536"), "%s", err);
+        free(other);
+    }
+    free(buf);
+}
+
 Test(train, bad_arguments)
 {
     char args[512], text[4096];

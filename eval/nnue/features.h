@@ -26,6 +26,9 @@
 #ifndef NNUE_KING_LAYOUT
 #define NNUE_KING_LAYOUT 1
 #endif
+#if NNUE_KING_LAYOUT != 1 && NNUE_KING_LAYOUT != 4
+#error "NNUE_KING_LAYOUT is 1 (no king buckets) or 4 (four buckets, mirrored)"
+#endif
 
 enum {
     NNUE_KING_BUCKETS = NNUE_KING_LAYOUT == 4 ? 4 : 1,

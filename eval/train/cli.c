@@ -43,7 +43,7 @@ static void usage(FILE *f)
 {
     fprintf(f,
             "usage: rokade-train --data FILE[,FILE...] --out DIR [options]\n"
-            "Trains the network (768 -> H) x 2 -> B output buckets, SCReLU, on viriformat\n"
+            "Trains the network (%d -> H) x 2 -> B output buckets, SCReLU, on viriformat\n"
             "games and writes DIR/net-epochN.nnue every epoch, DIR/final.nnue at the end and\n"
             "DIR/checkpoint.bin; the same command again resumes from the checkpoint\n"
             "(eval/README.md).\n"
@@ -52,8 +52,10 @@ static void usage(FILE *f)
             "  --init NET          start from the weights of this net file instead of random\n"
             "                      ones: its hidden size, or a larger --hidden (the new\n"
             "                      values start with output weights 0); its buckets, or its\n"
-            "                      one copied to every bucket; its scale unless --scale\n"
-            "                      is given\n"
+            "                      one copied to every bucket; its king buckets, or its\n"
+            "                      768 inputs copied to every king bucket of a trainer\n"
+            "                      built with make NNUE_KING_LAYOUT=4; its scale unless\n"
+            "                      --scale is given\n"
             "  --hidden H          accumulator size, a multiple of %d (default %d)\n"
             "  --buckets B         output buckets by the number of pieces, 1 to %d (default 1)\n"
             "  --epochs N          epochs (default 10)\n"
@@ -76,7 +78,7 @@ static void usage(FILE *f)
             "  --stop-after N      stop after epoch N (as a cut-off session would)\n"
             "  --help              this text\n"
             "Exit status: 0 done, 1 a write or memory error, 2 bad options, data or checkpoint.\n",
-            TRAIN_HIDDEN_STEP, NNUE_HIDDEN, NNUE_MAX_BUCKETS);
+            NNUE_INPUTS, TRAIN_HIDDEN_STEP, NNUE_HIDDEN, NNUE_MAX_BUCKETS);
 }
 
 static int bad(const char *fmt, ...)
@@ -337,7 +339,7 @@ static bool mirrored(uint64_t seed, uint64_t stream, double share)
 /* What a run depends on: a checkpoint resumes only a run with the same. */
 typedef struct {
     char magic[8];
-    int32_t hidden, buckets, epochs, lr_step, scale;
+    int32_t inputs, hidden, buckets, epochs, lr_step, scale;
     uint32_t init_sum; /* the --init file's checksum, 0 without one */
     int64_t batch, epoch_size, max_positions, train_n, val_n;
     uint64_t seed, data_hash;
@@ -352,15 +354,15 @@ typedef struct {
                       * pass's order comes from (seed, pass), so nothing else is kept */
 } State;
 
-static const char CkptMagic[8] = "RKTRCK3";
+static const char CkptMagic[8] = "RKTRCK4";
 
 static void settings_make(Settings *s, const Options *o, int scale, uint32_t init_sum,
                           const PosSet *train, const PosSet *val)
 {
     memset(s, 0, sizeof *s);
     memcpy(s->magic, CkptMagic, sizeof s->magic);
-    s->hidden = o->hidden, s->buckets = o->buckets, s->epochs = o->epochs, s->lr_step = o->lr_step,
-    s->scale = scale, s->init_sum = init_sum;
+    s->inputs = NNUE_INPUTS, s->hidden = o->hidden, s->buckets = o->buckets, s->epochs = o->epochs,
+    s->lr_step = o->lr_step, s->scale = scale, s->init_sum = init_sum;
     s->batch = o->batch, s->epoch_size = o->epoch_size, s->max_positions = o->max_positions;
     s->train_n = (int64_t)train->n, s->val_n = (int64_t)val->n;
     s->seed = o->seed, s->data_hash = data_hash(train) ^ (data_hash(val) * 31);
@@ -381,6 +383,7 @@ static bool settings_differ(const Settings *a, const Settings *b, char *buf, siz
         snprintf(buf, n, "%s %g, now %g", name, a->f, b->f);                                       \
         return true;                                                                               \
     }
+    CMP_I(inputs, "inputs (the trainer's NNUE_KING_LAYOUT)")
     CMP_I(hidden, "--hidden")
     CMP_I(buckets, "--buckets")
     CMP_I(epochs, "--epochs")
@@ -517,8 +520,10 @@ static int load_init(Options *o, TrainNet *net, int *scale, uint32_t *sum)
         *sum = *sum ? *sum : 1;
         if (!*scale)
             *scale = h.scale;
-        printf("starting from %s (hidden %u, buckets %u, scale %d; here hidden %d, buckets %d)\n",
-               o->init, h.hidden, h.buckets, (int)h.scale, net->hidden, net->buckets);
+        printf("starting from %s (inputs %u, hidden %u, buckets %u, scale %d; here inputs %d, "
+               "hidden %d, buckets %d)\n",
+               o->init, h.inputs, h.hidden, h.buckets, (int)h.scale, NNUE_INPUTS, net->hidden,
+               net->buckets);
     }
     free(buf);
     return status;
@@ -625,11 +630,12 @@ static int train_run(Run *r, double t_start)
     r->copy = calloc(batch, sizeof(TrainPos));
     if (!r->perm || !r->batch || !r->copy)
         return bad("out of memory");
-    printf("hidden %d, buckets %d, epochs %d of %llu positions, batch %llu (%llu steps each), lr "
+    printf("inputs %d, hidden %d, buckets %d, epochs %d of %llu positions, batch %llu (%llu steps "
+           "each), lr "
            "%g -> %g "
            "(%s), wd %g, wdl %g, mirror %g, threads %d, seed %llu, simd %s\n",
-           o->hidden, o->buckets, o->epochs, (unsigned long long)esize, (unsigned long long)batch,
-           (unsigned long long)steps, o->lr,
+           NNUE_INPUTS, o->hidden, o->buckets, o->epochs, (unsigned long long)esize,
+           (unsigned long long)batch, (unsigned long long)steps, o->lr,
            learning_rate(o, o->epochs, total ? total - 1 : 0, total),
            o->lr_step ? "step" : "cosine", o->wd, o->wdl, o->mirror, o->threads,
            (unsigned long long)o->seed, train_simd_name());

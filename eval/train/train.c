@@ -453,7 +453,10 @@ bool train_net_read(TrainNet *net, const uint8_t *data, size_t size, int hidden,
     NnueHeader h;
     if (!nnue_header_read(data, size, &h, err, errlen))
         return false;
-    if (h.inputs != NNUE_INPUTS || h.qa != NNUE_QA || h.qb != NNUE_QB) {
+    /* A net of one king bucket (768 inputs) can start every king bucket of
+     * a trainer built with more (make NNUE_KING_LAYOUT=4). */
+    if ((h.inputs != NNUE_INPUTS && h.inputs != NNUE_FEATURES) || h.qa != NNUE_QA
+        || h.qb != NNUE_QB) {
         snprintf(err, errlen, "inputs %u, QA %u, QB %u: this trainer has %d, %d, %d", h.inputs,
                  h.qa, h.qb, NNUE_INPUTS, NNUE_QA, NNUE_QB);
         return false;
@@ -464,7 +467,7 @@ bool train_net_read(TrainNet *net, const uint8_t *data, size_t size, int hidden,
                  TRAIN_HIDDEN_STEP, TRAIN_MAX_HIDDEN);
         return false;
     }
-    size_t want = nnue_file_size(NNUE_INPUTS, h.hidden, h.buckets);
+    size_t want = nnue_file_size(h.inputs, h.hidden, h.buckets);
     if (size != want) {
         snprintf(err, errlen, "%zu bytes where its header says %zu", size, want);
         return false;
@@ -487,14 +490,20 @@ bool train_net_read(TrainNet *net, const uint8_t *data, size_t size, int hidden,
     }
     /* The new accumulator values, if any, start as train_net_init makes
      * them, with output weights of zero: the wider net computes what the
-     * file's does. */
+     * file's does. A file of one king bucket gives its rows to every king
+     * bucket: the net then computes what the file's does wherever no king
+     * is mirrored, and the file's output for the mirrored board where one
+     * is. */
     if (!train_net_init(net, hidden, buckets, seed))
         return snprintf(err, errlen, "out of memory"), false;
-    const size_t old = h.hidden, hid = (size_t)hidden;
+    const size_t old = h.hidden, hid = (size_t)hidden, rows = h.inputs;
     const uint8_t *p = data + NNUE_HEADER_SIZE;
-    for (size_t f = 0; f <= NNUE_INPUTS; f++) /* the feature weights' rows, then the biases */
-        for (size_t i = 0; i < old; i++, p += 2)
-            net->w[f * hid + i] = (float)nnue_get_i16(p) / NNUE_QA;
+    for (size_t f = 0; f < rows; f++, p += 2 * old) /* the feature weights' rows */
+        for (size_t k = f; k < NNUE_INPUTS; k += rows)
+            for (size_t i = 0; i < old; i++)
+                net->w[k * hid + i] = (float)nnue_get_i16(p + 2 * i) / NNUE_QA;
+    for (size_t i = 0; i < old; i++, p += 2) /* then the biases */
+        net->w[NNUE_INPUTS * hid + i] = (float)nnue_get_i16(p) / NNUE_QA;
     /* Every bucket of the new net from the file's bucket of the same index,
      * or from its only one. */
     const uint8_t *ow = p, *ob = p + 4 * old * h.buckets;
