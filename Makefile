@@ -25,10 +25,11 @@ endif
 ifdef NNUE_HIDDEN
   override CFLAGS += -DNNUE_HIDDEN=$(NNUE_HIDDEN)
 endif
-# NNUE_KING_LAYOUT=4: a build for nets with four king buckets on the mirrored
-# board (eval/nnue/features.h), engine and trainer alike; build it apart, e.g.
-# make NNUE_KING_LAYOUT=4 BUILD=build/k4 EXE=build/k4/rokade TRAIN_EXE=build/k4/rokade-train
-# EVALFILE=NET all train (a net of one king bucket can start its trainer).
+# NNUE_KING_LAYOUT=N: a build for nets with king buckets (eval/nnue/features.h:
+# 4 on the mirrored board, 5 unmirrored), engine and trainer alike; build it
+# apart, e.g. make NNUE_KING_LAYOUT=5 BUILD=build/k5 EXE=build/k5/rokade
+# TRAIN_EXE=build/k5/rokade-train EVALFILE=NET all train (a net of one king
+# bucket can start its trainer).
 ifdef NNUE_KING_LAYOUT
   override CFLAGS += -DNNUE_KING_LAYOUT=$(NNUE_KING_LAYOUT)
 endif
@@ -306,19 +307,24 @@ werror:
 	  TUNE_EXE=build/werror-clang/rokade-tune TRAIN_EXE=build/werror-clang/rokade-train \
 	  CFLAGS=-Werror all tune train
 
-# The net's accumulator with the 4-bucket king layout (eval/nnue/features.h)
-# and another accumulator size: test_nnue built with NNUE_KING_LAYOUT=4 and
-# NNUE_HIDDEN=128 (the width of the nets before ft12h), so that the refresh
-# of a perspective whose king changed bucket, and the loader and kernels at
-# a width other than the default, are tested (its in-process tests; those
-# through ./rokade need the default H = 256).
+# The net's accumulator with king buckets (eval/nnue/features.h) and another
+# accumulator size: test_nnue and test_train built with NNUE_KING_LAYOUT=4
+# (mirrored) and NNUE_HIDDEN=128 (the width of the nets before ft12h), and
+# with NNUE_KING_LAYOUT=5 at the default width, so that the refresh of a
+# perspective whose king changed bucket, the mirroring, the trainer's factor
+# rows, and the loader and kernels at a width other than the default, are
+# tested (their in-process tests; those through ./rokade need the default
+# build).
+LAYOUT_TESTS = ./$(1)/tests/test_nnue --jobs 2 --filter 'nnue/@(incremental|output|loader|buckets)*' \
+	  && ./$(1)/tests/test_train --jobs 2 \
+	  --filter 'train/@(forward_matches_reference|gradient_check|king_buckets_from_one)'
 test-nnue-layout: criterion
 	$(MAKE) BUILD=build/nnue-k4-h128 OPT="-O2" NNUE_KING_LAYOUT=4 NNUE_HIDDEN=128 \
 	  build/nnue-k4-h128/tests/test_nnue build/nnue-k4-h128/tests/test_train
-	./build/nnue-k4-h128/tests/test_nnue --jobs 2 \
-	  --filter 'nnue/@(incremental|output|loader|buckets)*'
-	./build/nnue-k4-h128/tests/test_train --jobs 2 \
-	  --filter 'train/@(forward_matches_reference|gradient_check|king_buckets_from_one)'
+	$(call LAYOUT_TESTS,build/nnue-k4-h128)
+	$(MAKE) BUILD=build/nnue-k5 OPT="-O2" NNUE_KING_LAYOUT=5 \
+	  build/nnue-k5/tests/test_nnue build/nnue-k5/tests/test_train
+	$(call LAYOUT_TESTS,build/nnue-k5)
 
 # The TUNE=1 build (search constants as UCI options) against the default
 # one: the same bench, and every ablation setting accepted and effective.

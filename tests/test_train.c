@@ -72,7 +72,7 @@ static double reference_eval(const TrainNet *net, const TrainPos *p)
     const size_t h = (size_t)net->hidden, nb = (size_t)net->buckets;
     /* The bucket: pieces 2..32 in `buckets` equal ranges. */
     const size_t b = (size_t)(__builtin_popcountll(p->occ) - 2) * nb / 31;
-    const float *ftw = net->w, *ftb = net->w + NNUE_INPUTS * h, *ow = ftb + h + b * 2 * h;
+    const float *ftw = net->w, *ftb = train_ft_bias(net), *ow = ftb + h + b * 2 * h;
     double y = ftb[h + nb * 2 * h + b];
     int us = p->stm;
     for (int k = 0; k < 2; k++) {
@@ -90,8 +90,11 @@ static double reference_eval(const TrainNet *net, const TrainPos *p)
             }
         for (size_t i = 0; i < h; i++) {
             double a = ftb[i];
-            for (int j = 0; j < nf; j++)
+            for (int j = 0; j < nf; j++) {
                 a += ftw[(size_t)feat[j] * h + i];
+                if (TRAIN_FACTOR_ROWS) /* the factor row of the same piece and square */
+                    a += ftw[(size_t)(NNUE_INPUTS + feat[j] % NNUE_FEATURES) * h + i];
+            }
             double c = a < 0 ? 0 : a > 1 ? 1 : a;
             y += c * c * ow[k * h + i];
         }
@@ -200,16 +203,20 @@ Test(train, gradient_check)
     const float eps = 1e-3f;
     int checked = 0, kinks = 0;
     double l0 = loss_sum(&net, pos, n);
-    bool used[NNUE_INPUTS] = {false};
+    bool used[TRAIN_ROWS] = {false};
     for (size_t k = 0; k < n; k++) {
         uint16_t f[2][32];
         int nf = train_pos_features(&pos[k], f[0], f[1]);
         for (int j = 0; j < nf; j++)
-            used[f[0][j]] = used[f[1][j]] = true;
+            for (int c = 0; c < 2; c++) {
+                used[f[c][j]] = true;
+                if (TRAIN_FACTOR_ROWS)
+                    used[NNUE_INPUTS + f[c][j] % NNUE_FEATURES] = true;
+            }
     }
     for (size_t i = 0; i < net.n; i++) {
         size_t row = i / 16;
-        if (row < NNUE_INPUTS && !used[row] && row > 2)
+        if (row < TRAIN_ROWS && !used[row] && row > 2)
             continue;
         float w = net.w[i];
         net.w[i] = w + eps;
@@ -655,10 +662,12 @@ static uint8_t *small_net(uint32_t inputs, uint32_t hidden, size_t *size)
     return buf;
 }
 
-/* A net of 768 inputs starts every king bucket of a trainer built with
- * more (make NNUE_KING_LAYOUT=4): each bucket's rows are the file's, the
- * biases and the output layer too; a net of other inputs is refused. In
- * the default build (one king bucket) a net of four is refused. */
+/* A net of 768 inputs starts a trainer built with king buckets (make
+ * NNUE_KING_LAYOUT=4): its rows become the factor rows that every king
+ * bucket shares, the buckets' own rows start at 0, and the written file has
+ * the file's rows in every bucket; the biases and output layer are the
+ * file's; a net of other inputs is refused. In the default build (one king
+ * bucket) a net of four is refused. */
 Test(train, king_buckets_from_one)
 {
     char err[256];
@@ -675,14 +684,16 @@ Test(train, king_buckets_from_one)
         cr_assert(train_net_read(&net, buf, size, 0, 2, 1, &h, err, sizeof err), "%s", err);
         cr_assert_eq(h.inputs, NNUE_FEATURES);
         cr_assert_eq(net.hidden, 32);
+        /* The file's rows are the factor rows; the king buckets' own rows 0. */
         const uint8_t *rows = buf + NNUE_HEADER_SIZE;
-        for (int k = 0; k < NNUE_KING_BUCKETS; k++)
-            for (int f = 0; f < NNUE_FEATURES; f++)
-                for (int i = 0; i < 32; i++)
-                    cr_assert_float_eq(net.w[((size_t)k * NNUE_FEATURES + f) * 32 + i],
-                                       (float)nnue_get_i16(rows + 2 * ((size_t)f * 32 + i))
-                                           / NNUE_QA,
-                                       1e-7, "bucket %d, feature %d, value %d", k, f, i);
+        for (int f = 0; f < NNUE_FEATURES; f++)
+            for (int i = 0; i < 32; i++) {
+                cr_assert_float_eq(net.w[((size_t)NNUE_INPUTS + f) * 32 + i],
+                                   (float)nnue_get_i16(rows + 2 * ((size_t)f * 32 + i)) / NNUE_QA,
+                                   1e-7, "factor row %d, value %d", f, i);
+                for (int k = 0; k < NNUE_KING_BUCKETS; k++)
+                    cr_assert_eq(net.w[((size_t)k * NNUE_FEATURES + f) * 32 + i], 0);
+            }
         const float *bias = train_ft_bias(&net);
         for (int i = 0; i < 32; i++)
             cr_assert_float_eq(bias[i],
@@ -694,22 +705,29 @@ Test(train, king_buckets_from_one)
             for (int i = 0; i < 64; i++)
                 cr_assert_float_eq(ow[b * 64 + i], (float)(i % 21 - 10) / NNUE_QB, 1e-7);
         cr_assert_float_eq(ow[128], -1234.0f / (NNUE_QA * NNUE_QB), 1e-7);
-        train_net_free(&net);
 
-        /* Written again, it is read back the same. */
-        uint8_t *again = malloc(nnue_file_size(NNUE_INPUTS, 32, 2));
-        cr_assert(again);
-        cr_assert(train_net_read(&net, buf, size, 0, 2, 1, &h, err, sizeof err), "%s", err);
-        train_net_quantize(&net, 150, again);
+        /* Written, every king bucket has the file's rows (the factor
+         * added); read back, the rows are the buckets' own and the factor
+         * rows 0, and written again the file is the same. */
+        const size_t n4 = nnue_file_size(NNUE_INPUTS, 32, 2);
+        uint8_t *once = malloc(n4), *twice = malloc(n4);
+        cr_assert(once && twice);
+        train_net_quantize(&net, 150, once);
+        for (int k = 0; k < NNUE_KING_BUCKETS; k++)
+            cr_assert(!memcmp(once + NNUE_HEADER_SIZE + 2 * (size_t)k * NNUE_FEATURES * 32, rows,
+                              2 * (size_t)NNUE_FEATURES * 32),
+                      "king bucket %d", k);
         TrainNet back = {0};
-        cr_assert(train_net_read(&back, again, nnue_file_size(NNUE_INPUTS, 32, 2), 0, 2, 1, &h, err,
-                                 sizeof err),
-                  "%s", err);
+        cr_assert(train_net_read(&back, once, n4, 0, 2, 1, &h, err, sizeof err), "%s", err);
         cr_assert_eq(h.inputs, NNUE_INPUTS);
-        cr_assert(!memcmp(back.w, net.w, net.n * sizeof *net.w));
+        for (size_t i = (size_t)NNUE_INPUTS * 32; i < (size_t)TRAIN_ROWS * 32; i++)
+            cr_assert_eq(back.w[i], 0);
+        train_net_quantize(&back, 150, twice);
+        cr_assert(!memcmp(once, twice, n4));
         train_net_free(&back);
         train_net_free(&net);
-        free(again);
+        free(once);
+        free(twice);
 
         uint8_t *other = small_net(2 * NNUE_FEATURES, 32, &size);
         cr_assert_not(train_net_read(&net, other, size, 0, 1, 1, &h, err, sizeof err));

@@ -5,11 +5,10 @@
  * perspective: the board is turned top to bottom for Black, so each side
  * sees its own pieces from its own first rank, and, where the layout
  * mirrors, left to right when that side's king stands on files e-h. The
- * king bucket comes from a table of the (turned) king square: today one
- * bucket and no mirroring, the 768 features of every king square. Input
- * buckets by the king's square are a change of the layout below (its
- * table and mirroring); a king move that changes the bucket or the
- * mirroring makes the accumulator of its side be computed afresh
+ * king bucket comes from a table of the (turned) king square, chosen by the
+ * build's layout below (the default: one bucket and no mirroring, the 768
+ * features of every king square); a king move that changes the bucket or
+ * the mirroring makes the accumulator of its side be computed afresh
  * (nnue_king_changes). */
 #ifndef ROKADE_NNUE_FEATURES_H
 #define ROKADE_NNUE_FEATURES_H
@@ -18,20 +17,26 @@
 
 #include "../../movegen/types.h"
 
-/* The layout: 1 (the default, the nets so far) is one bucket and no
- * mirroring; 4 is four buckets on the mirrored board (the king on a1-b1,
- * on c1-d1, on the second rank, further up), built by the tests
- * (make test-nnue-layout) so that the refresh on a bucket change is tested
- * before a net uses it. */
+/* The layout:
+ * - 1 (the default, the nets so far): one bucket and no mirroring;
+ * - 4: four buckets on the mirrored board (the king on a1-b1, on c1-d1, on
+ *   the second rank, further up), built by the tests (make
+ *   test-nnue-layout) so that the refresh on a bucket change and the
+ *   mirroring are tested;
+ * - 5: four buckets by where the king stands, unmirrored: on a1-c1, on
+ *   d1-e1, on f1-h1, further up. Without mirroring every bucket sees the
+ *   board as the one-bucket layout does, so a one-bucket net copied into
+ *   each computes what it did (rokade-train --init).
+ * make NNUE_KING_LAYOUT=N builds the engine and the trainer for one. */
 #ifndef NNUE_KING_LAYOUT
 #define NNUE_KING_LAYOUT 1
 #endif
-#if NNUE_KING_LAYOUT != 1 && NNUE_KING_LAYOUT != 4
-#error "NNUE_KING_LAYOUT is 1 (no king buckets) or 4 (four buckets, mirrored)"
+#if NNUE_KING_LAYOUT != 1 && NNUE_KING_LAYOUT != 4 && NNUE_KING_LAYOUT != 5
+#error "NNUE_KING_LAYOUT is 1, 4 or 5 (eval/nnue/features.h)"
 #endif
 
 enum {
-    NNUE_KING_BUCKETS = NNUE_KING_LAYOUT == 4 ? 4 : 1,
+    NNUE_KING_BUCKETS = NNUE_KING_LAYOUT == 1 ? 1 : 4,
     NNUE_KING_MIRROR = NNUE_KING_LAYOUT == 4, /* files e-h of the king mirror the board to a-d */
     NNUE_FEATURES = 768, /* per king bucket: 2 sides x 6 piece types x 64 squares */
     NNUE_INPUTS = NNUE_FEATURES * NNUE_KING_BUCKETS,
@@ -42,19 +47,31 @@ enum {
 static inline int nnue_king_bucket(int ksq)
 {
     /* clang-format off */
-    static const unsigned char NnueKingBuckets[SQ_NB] = {
-        0, 0, 1, 1, 1, 1, 0, 0,
-        2, 2, 2, 2, 2, 2, 2, 2,
-        3, 3, 3, 3, 3, 3, 3, 3,
-        3, 3, 3, 3, 3, 3, 3, 3,
-        3, 3, 3, 3, 3, 3, 3, 3,
-        3, 3, 3, 3, 3, 3, 3, 3,
-        3, 3, 3, 3, 3, 3, 3, 3,
-        3, 3, 3, 3, 3, 3, 3, 3,
+    static const unsigned char NnueKingBuckets[2][SQ_NB] = {
+        { /* layout 4, on the mirrored board: files a-d only */
+            0, 0, 1, 1, 1, 1, 0, 0,
+            2, 2, 2, 2, 2, 2, 2, 2,
+            3, 3, 3, 3, 3, 3, 3, 3,
+            3, 3, 3, 3, 3, 3, 3, 3,
+            3, 3, 3, 3, 3, 3, 3, 3,
+            3, 3, 3, 3, 3, 3, 3, 3,
+            3, 3, 3, 3, 3, 3, 3, 3,
+            3, 3, 3, 3, 3, 3, 3, 3,
+        },
+        { /* layout 5 */
+            0, 0, 0, 1, 1, 2, 2, 2,
+            3, 3, 3, 3, 3, 3, 3, 3,
+            3, 3, 3, 3, 3, 3, 3, 3,
+            3, 3, 3, 3, 3, 3, 3, 3,
+            3, 3, 3, 3, 3, 3, 3, 3,
+            3, 3, 3, 3, 3, 3, 3, 3,
+            3, 3, 3, 3, 3, 3, 3, 3,
+            3, 3, 3, 3, 3, 3, 3, 3,
+        },
     };
     /* clang-format on */
     /* One bucket: no look-up, so that the compiler drops the king square. */
-    return NNUE_KING_BUCKETS == 1 ? 0 : NnueKingBuckets[ksq];
+    return NNUE_KING_BUCKETS == 1 ? 0 : NnueKingBuckets[NNUE_KING_LAYOUT == 5][ksq];
 }
 
 /* What of the perspective's king square the features depend on: the bucket

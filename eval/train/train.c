@@ -158,7 +158,7 @@ double train_fit_scale(const TrainPos *pos, size_t n, double *err)
 /* ---- The network -------------------------------------------------------- */
 
 /* Where the output weights start; the biases follow the last bucket's. */
-static size_t out_offset(size_t h) { return (size_t)(NNUE_INPUTS + 1) * h; }
+static size_t out_offset(size_t h) { return (size_t)(TRAIN_ROWS + 1) * h; }
 static size_t out_bias_offset(const TrainNet *net)
 {
     return out_offset((size_t)net->hidden) + 2 * (size_t)net->hidden * (size_t)net->buckets;
@@ -175,7 +175,7 @@ bool train_net_init(TrainNet *net, int hidden, int buckets, uint64_t seed)
         return false;
     /* Feature weights uniform in +-1/sqrt(32) (about 30 active features: an
      * accumulator starts with a spread near 0.6, half of it in SCReLU's
-     * slope); output weights in +-1/sqrt(2H); biases 0. */
+     * slope), the factor rows 0; output weights in +-1/sqrt(2H); biases 0. */
     uint64_t s = seed ^ 0x6A09E667F3BCC909ull;
     float a = 1.0f / sqrtf(32.0f), b = 1.0f / sqrtf(2.0f * (float)hidden);
     size_t nft = (size_t)NNUE_INPUTS * (size_t)hidden;
@@ -203,6 +203,9 @@ typedef struct {
 
 /* The accumulators of both perspectives (side to move first), the bucket
  * and y. */
+/* The factor row of feature f (TRAIN_FACTOR_ROWS). */
+static inline size_t factor_row(size_t f) { return NNUE_INPUTS + f % NNUE_FEATURES; }
+
 static float forward(const TrainNet *net, const TrainPos *p, Scratch *s)
 {
     const size_t h = (size_t)net->hidden;
@@ -212,8 +215,11 @@ static float forward(const TrainNet *net, const TrainPos *p, Scratch *s)
     const float *ow = net->w + out_offset(h) + 2 * h * (size_t)s->bucket;
     for (int k = 0; k < 2; k++) {
         memcpy(s->acc[k], ftb, h * sizeof(float));
-        for (int i = 0; i < s->nfeat; i++)
+        for (int i = 0; i < s->nfeat; i++) {
             vec_add(s->acc[k], ftw + s->feat[k][i] * h, (int)h);
+            if (TRAIN_FACTOR_ROWS)
+                vec_add(s->acc[k], ftw + factor_row(s->feat[k][i]) * h, (int)h);
+        }
     }
     return net->w[out_bias_offset(net) + (size_t)s->bucket] + dot_screlu(s->acc[0], ow, (int)h)
            + dot_screlu(s->acc[1], ow + h, (int)h);
@@ -229,7 +235,7 @@ double train_net_grad(const TrainNet *net, const TrainPos *const *pos, size_t n,
 {
     static _Thread_local Scratch s;
     const size_t h = (size_t)net->hidden;
-    float *gftb = grad + NNUE_INPUTS * h;
+    float *gftb = grad + TRAIN_ROWS * h;
     double loss = 0;
     for (size_t j = 0; j < n; j++) {
         if (j + 1 < n)
@@ -244,8 +250,11 @@ double train_net_grad(const TrainNet *net, const TrainPos *const *pos, size_t n,
         grad[out_bias_offset(net) + (size_t)s.bucket] += g;
         for (size_t k = 0; k < 2; k++) {
             back_screlu(s.acc[k], ow + k * h, g, gow + k * h, s.da[k], gftb, (int)h);
-            for (int i = 0; i < s.nfeat; i++)
+            for (int i = 0; i < s.nfeat; i++) {
                 vec_add(grad + s.feat[k][i] * h, s.da[k], (int)h);
+                if (TRAIN_FACTOR_ROWS)
+                    vec_add(grad + factor_row(s.feat[k][i]) * h, s.da[k], (int)h);
+            }
         }
     }
     return loss;
@@ -344,7 +353,7 @@ static void *adam_job(void *arg)
     const float c1 = (float)(1 / (1 - pow(b1, t))), c2 = (float)(1 / (1 - pow(b2, t)));
     const size_t h = (size_t)o->net.hidden;
     /* Weight decay on the feature weights and the output weights only. */
-    const size_t ft_end = NNUE_INPUTS * h, ow_lo = out_offset(h), ow_hi = out_bias_offset(&o->net);
+    const size_t ft_end = TRAIN_ROWS * h, ow_lo = out_offset(h), ow_hi = out_bias_offset(&o->net);
     float *w = o->net.w, *m = o->m, *v = o->v;
     const float lr = (float)j->lr, lrwd = (float)(j->lr * j->wd);
     for (size_t i = j->lo; i < j->hi; i++) {
@@ -419,9 +428,17 @@ void train_net_quantize(const TrainNet *net, int scale, uint8_t *buf)
                                .buckets = (uint32_t)net->buckets};
     nnue_header_write(buf, &header);
     uint8_t *p = buf + NNUE_HEADER_SIZE;
-    size_t nft = (NNUE_INPUTS + 1) * h; /* weights, then biases */
-    for (size_t i = 0; i < nft; i++, p += 2)
-        nnue_put_i16(p, quantize(net->w[i] * NNUE_QA));
+    /* Each feature's row, with its factor row added (and the sum kept in
+     * the clip), then the biases. */
+    for (size_t f = 0; f < NNUE_INPUTS; f++)
+        for (size_t i = 0; i < h; i++, p += 2) {
+            float x = net->w[f * h + i];
+            if (TRAIN_FACTOR_ROWS)
+                x = fminf(fmaxf(x + net->w[factor_row(f) * h + i], -TRAIN_CLIP), TRAIN_CLIP);
+            nnue_put_i16(p, quantize(x * NNUE_QA));
+        }
+    for (size_t i = 0; i < h; i++, p += 2)
+        nnue_put_i16(p, quantize(train_ft_bias(net)[i] * NNUE_QA));
     const float *ow = net->w + out_offset(h);
     for (size_t i = 0; i < 2 * h * (size_t)net->buckets; i++, p += 2)
         nnue_put_i16(p, quantize(ow[i] * NNUE_QB));
@@ -490,20 +507,25 @@ bool train_net_read(TrainNet *net, const uint8_t *data, size_t size, int hidden,
     }
     /* The new accumulator values, if any, start as train_net_init makes
      * them, with output weights of zero: the wider net computes what the
-     * file's does. A file of one king bucket gives its rows to every king
-     * bucket: the net then computes what the file's does wherever no king
-     * is mirrored, and the file's output for the mirrored board where one
-     * is. */
+     * file's does. The rows of a file of one king bucket become the factor
+     * rows, each king bucket's own rows starting at 0: the net then
+     * computes what the file's does wherever no king is mirrored, and the
+     * file's output for the mirrored board where one is. A file of this
+     * trainer's king buckets gives their rows, the factor rows 0. */
     if (!train_net_init(net, hidden, buckets, seed))
         return snprintf(err, errlen, "out of memory"), false;
-    const size_t old = h.hidden, hid = (size_t)hidden, rows = h.inputs;
+    const size_t old = h.hidden, hid = (size_t)hidden;
+    const bool to_factor = h.inputs != NNUE_INPUTS;
     const uint8_t *p = data + NNUE_HEADER_SIZE;
-    for (size_t f = 0; f < rows; f++, p += 2 * old) /* the feature weights' rows */
-        for (size_t k = f; k < NNUE_INPUTS; k += rows)
-            for (size_t i = 0; i < old; i++)
-                net->w[k * hid + i] = (float)nnue_get_i16(p + 2 * i) / NNUE_QA;
+    for (size_t f = 0; f < h.inputs; f++) /* the feature weights' rows */
+        for (size_t i = 0; i < old; i++, p += 2) {
+            net->w[(to_factor ? NNUE_INPUTS + f : f) * hid + i] = (float)nnue_get_i16(p) / NNUE_QA;
+            if (to_factor)
+                for (size_t k = f; k < NNUE_INPUTS; k += NNUE_FEATURES)
+                    net->w[k * hid + i] = 0;
+        }
     for (size_t i = 0; i < old; i++, p += 2) /* then the biases */
-        net->w[NNUE_INPUTS * hid + i] = (float)nnue_get_i16(p) / NNUE_QA;
+        train_ft_bias(net)[i] = (float)nnue_get_i16(p) / NNUE_QA;
     /* Every bucket of the new net from the file's bucket of the same index,
      * or from its only one. */
     const uint8_t *ow = p, *ob = p + 4 * old * h.buckets;

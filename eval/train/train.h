@@ -41,9 +41,20 @@ enum { TRAIN_MIRROR = 2 };
 
 _Static_assert(sizeof(TrainPos) == 32, "TrainPos is 32 bytes");
 
+/* With king buckets (make NNUE_KING_LAYOUT=4) the trainer learns each
+ * feature's weights factored: a row of the feature's own king bucket plus a
+ * factor row of the same piece and square that every king bucket shares
+ * (row NNUE_INPUTS + feature % NNUE_FEATURES), so that what holds for all
+ * king squares is learned from every position. The file gets their sums. */
+enum {
+    TRAIN_FACTOR_ROWS = NNUE_KING_BUCKETS > 1 ? NNUE_FEATURES : 0,
+    TRAIN_ROWS = NNUE_INPUTS + TRAIN_FACTOR_ROWS,
+};
+
 /* The float network: every parameter in one array, in the order
- * ft_weight[NNUE_INPUTS][H], ft_bias[H], out_weight[B][2H], out_bias[B],
- * padded with zeros to a multiple of 16 floats. */
+ * ft_weight[TRAIN_ROWS][H] (the king buckets' rows, then the factor rows),
+ * ft_bias[H], out_weight[B][2H], out_bias[B], padded with zeros to a
+ * multiple of 16 floats. */
 typedef struct {
     int hidden;
     int buckets; /* output buckets, 1..NNUE_MAX_BUCKETS (nnue_bucket) */
@@ -53,7 +64,7 @@ typedef struct {
 
 static inline float *train_ft_bias(const TrainNet *net)
 {
-    return net->w + (size_t)NNUE_INPUTS * (size_t)net->hidden;
+    return net->w + (size_t)TRAIN_ROWS * (size_t)net->hidden;
 }
 
 /* The trainer's clip of every feature weight and bias and every output
