@@ -317,14 +317,14 @@ werror:
 # build).
 LAYOUT_TESTS = ./$(1)/tests/test_nnue --jobs 2 --filter 'nnue/@(incremental|output|loader|buckets)*' \
 	  && ./$(1)/tests/test_train --jobs 2 \
-	  --filter 'train/@(forward_matches_reference|gradient_check|king_buckets_from_one)'
+	  --filter 'train/@($(2)forward_matches_reference|gradient_check|king_buckets_from_one)'
 test-nnue-layout: criterion
 	$(MAKE) BUILD=build/nnue-k4-h128 OPT="-O2" NNUE_KING_LAYOUT=4 NNUE_HIDDEN=128 \
 	  build/nnue-k4-h128/tests/test_nnue build/nnue-k4-h128/tests/test_train
-	$(call LAYOUT_TESTS,build/nnue-k4-h128)
+	$(call LAYOUT_TESTS,build/nnue-k4-h128,)
 	$(MAKE) BUILD=build/nnue-k5 OPT="-O2" NNUE_KING_LAYOUT=5 \
 	  build/nnue-k5/tests/test_nnue build/nnue-k5/tests/test_train
-	$(call LAYOUT_TESTS,build/nnue-k5)
+	$(call LAYOUT_TESTS,build/nnue-k5,features_and_target|)
 
 # The TUNE=1 build (search constants as UCI options) against the default
 # one: the same bench, and every ablation setting accepted and effective.

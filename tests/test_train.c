@@ -112,13 +112,17 @@ Test(train, features_and_target)
     uint16_t stm[32], nstm[32];
     cr_assert_eq(train_pos_features(&p, stm, nstm), 3);
     /* In square order e1, d2, e8; Black to move, so the side to move's
-     * perspective sees Black's pieces as its own and the board mirrored. */
-    cr_assert_eq(stm[0], 384 + 5 * 64 + (SQ_E1 ^ 56));
-    cr_assert_eq(stm[1], 384 + 0 * 64 + (SQ_D2 ^ 56));
-    cr_assert_eq(stm[2], 5 * 64 + (SQ_E8 ^ 56));
-    cr_assert_eq(nstm[0], 5 * 64 + SQ_E1);
-    cr_assert_eq(nstm[1], 0 * 64 + SQ_D2);
-    cr_assert_eq(nstm[2], 384 + 5 * 64 + SQ_E8);
+     * perspective sees Black's pieces as its own and the board mirrored.
+     * Kings on e1 and e8 (and on d1 and d8 below) are in king bucket 1 of
+     * layout 5, the only bucket of layout 1 (test-nnue-layout runs this
+     * test in those two; the mirrored layout 4 has its own in test_nnue). */
+    const int kb = NNUE_KING_LAYOUT == 5 ? NNUE_FEATURES : 0;
+    cr_assert_eq(stm[0], kb + 384 + 5 * 64 + (SQ_E1 ^ 56));
+    cr_assert_eq(stm[1], kb + 384 + 0 * 64 + (SQ_D2 ^ 56));
+    cr_assert_eq(stm[2], kb + 5 * 64 + (SQ_E8 ^ 56));
+    cr_assert_eq(nstm[0], kb + 5 * 64 + SQ_E1);
+    cr_assert_eq(nstm[1], kb + 0 * 64 + SQ_D2);
+    cr_assert_eq(nstm[2], kb + 384 + 5 * 64 + SQ_E8);
     cr_assert_float_eq(train_target(&p, 100, 0.25), 0.75 / (1 + exp(-0.5)), 1e-6);
 
     /* Mirrored (TRAIN_MIRROR), the features are those of the board with
@@ -137,7 +141,7 @@ Test(train, features_and_target)
         cr_assert_eq(mstm[i], stm[i], "feature %d of the side to move", i);
         cr_assert_eq(mnstm[i], nstm[i], "feature %d of the other side", i);
     }
-    cr_assert_eq(mstm[2], 5 * 64 + (SQ_D8 ^ 56));
+    cr_assert_eq(mstm[2], kb + 5 * 64 + (SQ_D8 ^ 56));
 }
 
 Test(train, forward_matches_reference)
@@ -272,7 +276,7 @@ Test(train, steps_lower_the_loss)
     double after = mean_loss(&o1.net, pos, n), after2 = mean_loss(&o2.net, pos, n);
     cr_assert(after < 0.75 * before, "loss %.6f -> %.6f", before, after);
     cr_assert(fabs(after - after2) < 1e-4, "one thread %.6f, two %.6f", after, after2);
-    size_t clipped = (size_t)(NNUE_INPUTS + 1 + 2 * 4) * 32; /* all but the output biases */
+    size_t clipped = (size_t)(TRAIN_ROWS + 1 + 2 * 4) * 32; /* all but the output biases */
     for (size_t i = 0; i < clipped; i++)
         cr_assert(fabsf(o1.net.w[i]) <= TRAIN_CLIP, "parameter %zu: %f", i, o1.net.w[i]);
     train_opt_free(&o1);
