@@ -5,28 +5,31 @@
 # at nice -10 where allowed, no adjudication).
 #
 # Usage: sh bench/ladder.sh [-g GAMES] [-t TC] [-s SEED] [-c CONCURRENCY]
-#                           [-e EVALFILE] [-n NAME] [-p] ANCHOR
+#                           [-e EVALFILE] [-n NAME] [-k] [-p] ANCHOR
 #   ANCHOR  sf2800  Stockfish 15.1 with UCI_LimitStrength at UCI_Elo 2800
 #           fairy   Fairy-Stockfish 11.1
 #           sf      Stockfish 15.1 at full strength
 #   -g 200 -t 8+0.08 -s 2801 -c 2: games, clock, opening seed, games at once
 #   -e FILE: Rokade plays with this net (EvalFile) instead of its built-in one
 #   -n NAME: the files' name (default ANCHOR-SEED)
+#   -k: keep a data generation running (by default any process whose command
+#       line holds "datagen out " is stopped with SIGSTOP for the match and
+#       resumed with SIGCONT however the script ends; bench/pause.sh)
 #   -p: print the match command and exit (nothing is played)
 # ROKADE, MATCH, BOOK, STOCKFISH, FAIRY override the programs and the book,
-# LADDER_OUT the output folder.
+# LADDER_OUT the output folder, LADDER_PAUSE the pattern of what is stopped.
 # The log, PGN and JSON go to build/ladder/NAME.*; the last line printed is
 # the table row: anchor, seed, games, W-D-L, score, Elo (pentanomial 95%).
 # The anchors come from Debian: apt-get install stockfish fairy-stockfish.
-games=200 tc=8+0.08 seed=2801 conc=2 evalfile='' name='' print=0
+games=200 tc=8+0.08 seed=2801 conc=2 evalfile='' name='' print=0 keep=0
 usage() {
-    echo "usage: sh bench/ladder.sh [-g GAMES] [-t TC] [-s SEED] [-c CONC] [-e EVALFILE] [-n NAME] [-p] sf2800|fairy|sf" >&2
+    echo "usage: sh bench/ladder.sh [-g GAMES] [-t TC] [-s SEED] [-c CONC] [-e EVALFILE] [-n NAME] [-k] [-p] sf2800|fairy|sf" >&2
     exit 2
 }
-while getopts g:t:s:c:e:n:p o; do
+while getopts g:t:s:c:e:n:kp o; do
     case $o in
     g) games=$OPTARG ;; t) tc=$OPTARG ;; s) seed=$OPTARG ;; c) conc=$OPTARG ;;
-    e) evalfile=$OPTARG ;; n) name=$OPTARG ;; p) print=1 ;;
+    e) evalfile=$OPTARG ;; n) name=$OPTARG ;; k) keep=1 ;; p) print=1 ;;
     *) usage ;;
     esac
 done
@@ -70,6 +73,9 @@ for f in "$rokade" "$bin"; do
 done
 [ -z "$evalfile" ] || [ -r "$evalfile" ] || { echo "ladder: cannot read $evalfile" >&2; exit 1; }
 mkdir -p "$out"
+# shellcheck source=bench/pause.sh
+. "$here/bench/pause.sh"
+[ $keep -eq 1 ] || pause_others ladder "${LADDER_PAUSE:-datagen out }"
 # nice -10 keeps the match ahead of a niced data generation; without root
 # it runs at the normal priority.
 pri=

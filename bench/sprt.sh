@@ -107,16 +107,9 @@ for f in "$net" "$basenet"; do
     [ -z "$f" ] || [ -r "$f" ] || { echo "sprt: cannot read $f" >&2; exit 1; }
 done
 mkdir -p "$out" || exit 1
-stopped=''
-if [ $keep -eq 0 ]; then
-    stopped=$(pgrep -f "$pattern" | grep -v "^$$\$" | tr '\n' ' ')
-    if [ -n "$stopped" ]; then
-        trap 'kill -CONT $stopped 2>/dev/null' EXIT
-        trap 'exit 130' INT TERM HUP
-        # shellcheck disable=SC2086
-        kill -STOP $stopped && echo "sprt: stopped the data generation ($stopped) until the match ends" >&2
-    fi
-fi
+# shellcheck source=bench/pause.sh
+. "$here/bench/pause.sh"
+[ $keep -eq 1 ] || pause_others sprt "$pattern"
 pri=''
 nice -n -10 true 2>/dev/null && pri="nice -n -10"
 $pri "$match" "$@" >"$out/$name.log" 2>&1

@@ -2,14 +2,17 @@
 # Checks of bench/ladder.sh without playing: the match command it builds for
 # each anchor (-p), its refusals of bad arguments, and the table row it
 # makes of a match log (a stand-in for the match tool writes the log in the
-# tool's format). Prints "N passed, M failed" and exits non-zero on a failure.
+# tool's format), and that a data generation is stopped for the match and
+# running again after it. Prints "N passed, M failed" and exits non-zero on
+# a failure.
 
 here=$(cd "$(dirname "$0")/.." && pwd)
 ladder=$here/bench/ladder.sh
 # shellcheck source=tests/shcheck.sh
 . "$here/tests/shcheck.sh"
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+dummy=
+trap '[ -z "$dummy" ] || kill -CONT $dummy 2>/dev/null; [ -z "$dummy" ] || kill $dummy 2>/dev/null; rm -rf "$tmp"' EXIT
 
 out=$(STOCKFISH=/x/sf FAIRY=/x/fairy ROKADE=/x/rokade sh "$ladder" -p sf2800)
 has "$out" --engine cmd=/x/rokade name=rokade cmd=/x/sf name=sf2800 \
@@ -44,22 +47,41 @@ r=$?
 [ $r -eq 1 ] && grep -q "not found" "$tmp/err"
 check "a missing engine is named (exit $r)" $?
 
-# A stand-in for the match tool: the summary lines as the tool prints them.
-cat >"$tmp/match" <<'STUB'
+# A stand-in for the data generation, and one for the match tool that
+# records whether the generation was stopped while it ran and prints the
+# summary lines as the tool does.
+pattern="ladder-test-gen-$$ "
+sh -c 'while :; do sleep 1; done' "$pattern" &
+dummy=$!
+sleep 0.2
+export LADDER_PAUSE="$pattern"
+cat >"$tmp/match" <<STUB
 #!/bin/sh
+ps -o stat= -p $dummy >"$tmp/state"
 echo "[4/4] fairy vs rokade 1-0 {White mates} | rokade vs fairy: W 1 D 2 L 1  50.0%  Elo +0.0 +/- 99.9"
 echo "Games: 4  W 1  D 2  L 1  Points 2.0 (50.0%)  Draws 50.0%  White scored 50.0%"
 echo "Elo: +0.0 +/- 120.0 (95%, trinomial)  LOS: 50.0%"
 echo "Elo: +0.0 +/- 135.5 (95%, pentanomial, 2 pairs)  nElo: +0.0 +/- 99.0"
 STUB
 chmod +x "$tmp/match"
-row=$(MATCH="$tmp/match" ROKADE=/bin/true FAIRY=/bin/true LADDER_OUT="$tmp/out" sh "$ladder" -g 4 -s 9 fairy 2>&1)
+row=$(MATCH="$tmp/match" ROKADE=/bin/true FAIRY=/bin/true LADDER_OUT="$tmp/out" sh "$ladder" -g 4 -s 9 fairy 2>"$tmp/err")
 [ "$row" = "| fairy | 9 | 4 | 1-2-1 | 50.0% | +0.0 +/- 135.5 |" ]
 check "the table row: '$row'" $?
+grep -q "stopped the data generation ($dummy" "$tmp/err"
+check "the script said it stopped the generation" $?
+case $(cat "$tmp/state") in T*) r=0 ;; *) r=1 ;; esac
+check "the generation was stopped during the match ($(cat "$tmp/state"))" $r
+case $(ps -o stat= -p $dummy) in T*) r=1 ;; "") r=1 ;; *) r=0 ;; esac
+check "the generation runs again after it ($(ps -o stat= -p $dummy))" $r
+MATCH="$tmp/match" ROKADE=/bin/true FAIRY=/bin/true LADDER_OUT="$tmp/out" sh "$ladder" -k -g 4 fairy >/dev/null 2>&1
+case $(cat "$tmp/state") in T*) r=1 ;; *) r=0 ;; esac
+check "-k leaves it running ($(cat "$tmp/state"))" $r
 printf '#!/bin/sh\necho "engine failed"\nexit 3\n' >"$tmp/match"
 MATCH="$tmp/match" ROKADE=/bin/true FAIRY=/bin/true LADDER_OUT="$tmp/out" sh "$ladder" -g 4 fairy >"$tmp/err" 2>&1
 r=$?
 [ $r -eq 1 ] && grep -q "match failed (exit 3)" "$tmp/err"
 check "a failed match says so (exit $r)" $?
+case $(ps -o stat= -p $dummy) in T*) r=1 ;; "") r=1 ;; *) r=0 ;; esac
+check "and the generation runs again after it" $r
 
 report ladder_test
