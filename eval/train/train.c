@@ -201,11 +201,11 @@ typedef struct {
     int bucket;
 } Scratch;
 
-/* The accumulators of both perspectives (side to move first), the bucket
- * and y. */
 /* The factor row of feature f (TRAIN_FACTOR_ROWS). */
 static inline size_t factor_row(size_t f) { return NNUE_INPUTS + f % NNUE_FEATURES; }
 
+/* The accumulators of both perspectives (side to move first), the bucket
+ * and y. */
 static float forward(const TrainNet *net, const TrainPos *p, Scratch *s)
 {
     const size_t h = (size_t)net->hidden;
@@ -511,10 +511,11 @@ bool train_net_read(TrainNet *net, const uint8_t *data, size_t size, int hidden,
     /* The new accumulator values, if any, start as train_net_init makes
      * them, with output weights of zero: the wider net computes what the
      * file's does. The rows of a file of one king bucket become the factor
-     * rows, each king bucket's own rows starting at 0: the net then
-     * computes what the file's does wherever no king is mirrored, and the
-     * file's output for the mirrored board where one is. A file of this
-     * trainer's king buckets gives their rows, the factor rows 0. */
+     * rows, each king bucket's own rows starting at 0: every perspective's
+     * accumulator is then the file's, of the board that perspective reads
+     * (mirrored in layout 4 when its king is on files e-h), so in a layout
+     * without mirroring the net computes what the file's does. A file of
+     * this trainer's king buckets gives their rows, the factor rows 0. */
     if (!train_net_init(net, hidden, buckets, seed))
         return snprintf(err, errlen, "out of memory"), false;
     const size_t old = h.hidden, hid = (size_t)hidden;

@@ -41,7 +41,7 @@ enum { TRAIN_MIRROR = 2 };
 
 _Static_assert(sizeof(TrainPos) == 32, "TrainPos is 32 bytes");
 
-/* With king buckets (make NNUE_KING_LAYOUT=4) the trainer learns each
+/* With king buckets (make NNUE_KING_LAYOUT=4 or 5) the trainer learns each
  * feature's weights factored: a row of the feature's own king bucket plus a
  * factor row of the same piece and square that every king bucket shares
  * (row NNUE_INPUTS + feature % NNUE_FEATURES), so that what holds for all
