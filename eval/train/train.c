@@ -471,12 +471,9 @@ bool train_net_read(TrainNet *net, const uint8_t *data, size_t size, int hidden,
     if (!nnue_header_read(data, size, &h, err, errlen))
         return false;
     /* A net of one king bucket (768 inputs) can start every king bucket of
-     * a trainer built with more (make NNUE_KING_LAYOUT=4 or 5). (In the
-     * default build the two counts are one, which cppcheck takes for a
-     * redundant test.) */
-    /* cppcheck-suppress redundantCondition */
-    if ((h.inputs != NNUE_INPUTS && h.inputs != NNUE_FEATURES) || h.qa != NNUE_QA
-        || h.qb != NNUE_QB) {
+     * a trainer built with more (make NNUE_KING_LAYOUT=4 or 5). */
+    const bool one_king_bucket = h.inputs == NNUE_FEATURES;
+    if ((!one_king_bucket && h.inputs != NNUE_INPUTS) || h.qa != NNUE_QA || h.qb != NNUE_QB) {
         snprintf(err, errlen, "inputs %u, QA %u, QB %u: this trainer has %d, %d, %d", h.inputs,
                  h.qa, h.qb, NNUE_INPUTS, NNUE_QA, NNUE_QB);
         return false;
