@@ -215,7 +215,7 @@ Test(train, gradient_check)
             for (int c = 0; c < 2; c++) {
                 used[f[c][j]] = true;
                 if (TRAIN_FACTOR_ROWS)
-                    used[NNUE_INPUTS + f[c][j] % NNUE_FEATURES] = true;
+                    used[train_factor_row(f[c][j])] = true;
             }
     }
     for (size_t i = 0; i < net.n; i++) {
@@ -667,7 +667,7 @@ static uint8_t *small_net(uint32_t inputs, uint32_t hidden, size_t *size)
 }
 
 /* A net of 768 inputs starts a trainer built with king buckets (make
- * NNUE_KING_LAYOUT=4): its rows become the factor rows that every king
+ * NNUE_KING_LAYOUT=4 or 5): its rows become the factor rows that every king
  * bucket shares, the buckets' own rows start at 0, and the written file has
  * the file's rows in every bucket; the biases and output layer are the
  * file's; a net of other inputs is refused. In the default build (one king

@@ -201,9 +201,6 @@ typedef struct {
     int bucket;
 } Scratch;
 
-/* The factor row of feature f (TRAIN_FACTOR_ROWS). */
-static inline size_t factor_row(size_t f) { return NNUE_INPUTS + f % NNUE_FEATURES; }
-
 /* The accumulators of both perspectives (side to move first), the bucket
  * and y. */
 static float forward(const TrainNet *net, const TrainPos *p, Scratch *s)
@@ -218,7 +215,7 @@ static float forward(const TrainNet *net, const TrainPos *p, Scratch *s)
         for (int i = 0; i < s->nfeat; i++) {
             vec_add(s->acc[k], ftw + s->feat[k][i] * h, (int)h);
             if (TRAIN_FACTOR_ROWS)
-                vec_add(s->acc[k], ftw + factor_row(s->feat[k][i]) * h, (int)h);
+                vec_add(s->acc[k], ftw + train_factor_row(s->feat[k][i]) * h, (int)h);
         }
     }
     return net->w[out_bias_offset(net) + (size_t)s->bucket] + dot_screlu(s->acc[0], ow, (int)h)
@@ -253,7 +250,7 @@ double train_net_grad(const TrainNet *net, const TrainPos *const *pos, size_t n,
             for (int i = 0; i < s.nfeat; i++) {
                 vec_add(grad + s.feat[k][i] * h, s.da[k], (int)h);
                 if (TRAIN_FACTOR_ROWS)
-                    vec_add(grad + factor_row(s.feat[k][i]) * h, s.da[k], (int)h);
+                    vec_add(grad + train_factor_row(s.feat[k][i]) * h, s.da[k], (int)h);
             }
         }
     }
@@ -434,7 +431,7 @@ void train_net_quantize(const TrainNet *net, int scale, uint8_t *buf)
         for (size_t i = 0; i < h; i++, p += 2) {
             float x = net->w[f * h + i];
             if (TRAIN_FACTOR_ROWS)
-                x = fminf(fmaxf(x + net->w[factor_row(f) * h + i], -TRAIN_CLIP), TRAIN_CLIP);
+                x = fminf(fmaxf(x + net->w[train_factor_row(f) * h + i], -TRAIN_CLIP), TRAIN_CLIP);
             nnue_put_i16(p, quantize(x * NNUE_QA));
         }
     for (size_t i = 0; i < h; i++, p += 2)
@@ -519,12 +516,11 @@ bool train_net_read(TrainNet *net, const uint8_t *data, size_t size, int hidden,
     const bool to_factor = h.inputs != NNUE_INPUTS;
     const uint8_t *p = data + NNUE_HEADER_SIZE;
     for (size_t f = 0; f < h.inputs; f++) /* the feature weights' rows */
-        for (size_t i = 0; i < old; i++, p += 2) {
+        for (size_t i = 0; i < old; i++, p += 2)
             net->w[(to_factor ? NNUE_INPUTS + f : f) * hid + i] = (float)nnue_get_i16(p) / NNUE_QA;
-            if (to_factor)
-                for (size_t k = f; k < NNUE_INPUTS; k += NNUE_FEATURES)
-                    net->w[k * hid + i] = 0;
-        }
+    if (to_factor) /* the king buckets' own rows: 0 where the file has values */
+        for (size_t k = 0; k < NNUE_INPUTS; k++)
+            memset(net->w + k * hid, 0, old * sizeof *net->w);
     for (size_t i = 0; i < old; i++, p += 2) /* then the biases */
         train_ft_bias(net)[i] = (float)nnue_get_i16(p) / NNUE_QA;
     /* Every bucket of the new net from the file's bucket of the same index,

@@ -62,6 +62,9 @@ typedef struct {
     float *w;    /* 64-byte aligned */
 } TrainNet;
 
+/* The factor row of feature f (used only when TRAIN_FACTOR_ROWS). */
+static inline size_t train_factor_row(size_t f) { return NNUE_INPUTS + f % NNUE_FEATURES; }
+
 static inline float *train_ft_bias(const TrainNet *net)
 {
     return net->w + (size_t)TRAIN_ROWS * (size_t)net->hidden;
