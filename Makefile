@@ -25,11 +25,13 @@ endif
 ifdef NNUE_HIDDEN
   override CFLAGS += -DNNUE_HIDDEN=$(NNUE_HIDDEN)
 endif
-# NNUE_KING_LAYOUT=N: a build for nets with king buckets (eval/nnue/features.h:
-# 4 on the mirrored board, 5 unmirrored), engine and trainer alike; build it
-# apart, e.g. make NNUE_KING_LAYOUT=5 BUILD=build/k5 EXE=build/k5/rokade
-# TRAIN_EXE=build/k5/rokade-train EVALFILE=NET all train (a net of one king
-# bucket can start its trainer).
+# NNUE_KING_LAYOUT=N: a build for nets of another input layout
+# (eval/nnue/features.h: 1 one bucket, the nets up to ft12h; 4 king buckets
+# on the mirrored board; 5, the default, king buckets unmirrored), engine and
+# trainer alike; build it apart with its net, e.g. make NNUE_KING_LAYOUT=1
+# BUILD=build/k1 EXE=build/k1/rokade TRAIN_EXE=build/k1/rokade-train
+# EVALFILE=eval/nets/ft12h.nnue all train (a net of one king bucket can start
+# a layout-5 trainer: rokade-train --init).
 ifdef NNUE_KING_LAYOUT
   override CFLAGS += -DNNUE_KING_LAYOUT=$(NNUE_KING_LAYOUT)
 endif
@@ -307,14 +309,15 @@ werror:
 	  TUNE_EXE=build/werror-clang/rokade-tune TRAIN_EXE=build/werror-clang/rokade-train \
 	  CFLAGS=-Werror all tune train
 
-# The net's accumulator with king buckets (eval/nnue/features.h) and another
+# The net's other input layouts (eval/nnue/features.h) and another
 # accumulator size: test_nnue and test_train built with NNUE_KING_LAYOUT=4
 # (mirrored) and NNUE_HIDDEN=128 (the width of the nets before ft12h), and
-# with NNUE_KING_LAYOUT=5 at the default width, so that the refresh of a
-# perspective whose king changed bucket, the mirroring, the trainer's factor
-# rows, and the loader and kernels at a width other than the default, are
-# tested (their in-process tests; those through ./rokade need the default
-# build).
+# with NNUE_KING_LAYOUT=1 (one bucket, the nets up to ft12h) at the default
+# width, so that the mirroring, the one-bucket accumulator, and the loader
+# and kernels at a width other than the default, are tested (their
+# in-process tests; those through ./rokade need the default build, layout 5,
+# where the refresh of a perspective whose king changed bucket and the
+# trainer's factor rows are tested).
 LAYOUT_TESTS = ./$(1)/tests/test_nnue --jobs 2 --filter 'nnue/@(incremental|output|loader|buckets)*' \
 	  && ./$(1)/tests/test_train --jobs 2 \
 	  --filter 'train/@($(2)forward_matches_reference|gradient_check|king_buckets_from_one)'
@@ -322,9 +325,9 @@ test-nnue-layout: criterion
 	$(MAKE) BUILD=build/nnue-k4-h128 OPT="-O2" NNUE_KING_LAYOUT=4 NNUE_HIDDEN=128 \
 	  build/nnue-k4-h128/tests/test_nnue build/nnue-k4-h128/tests/test_train
 	$(call LAYOUT_TESTS,build/nnue-k4-h128,)
-	$(MAKE) BUILD=build/nnue-k5 OPT="-O2" NNUE_KING_LAYOUT=5 \
-	  build/nnue-k5/tests/test_nnue build/nnue-k5/tests/test_train
-	$(call LAYOUT_TESTS,build/nnue-k5,features_and_target|)
+	$(MAKE) BUILD=build/nnue-k1 OPT="-O2" NNUE_KING_LAYOUT=1 \
+	  build/nnue-k1/tests/test_nnue build/nnue-k1/tests/test_train
+	$(call LAYOUT_TESTS,build/nnue-k1,features_and_target|)
 
 # The TUNE=1 build (search constants as UCI options) against the default
 # one: the same bench, and every ablation setting accepted and effective.

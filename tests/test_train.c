@@ -670,8 +670,8 @@ static uint8_t *small_net(uint32_t inputs, uint32_t hidden, size_t *size)
  * NNUE_KING_LAYOUT=4 or 5): its rows become the factor rows that every king
  * bucket shares, the buckets' own rows start at 0, and the written file has
  * the file's rows in every bucket; the biases and output layer are the
- * file's; a net of other inputs is refused. In the default build (one king
- * bucket) a net of four is refused. */
+ * file's; a net of other inputs is refused. In a build of one king bucket
+ * (layout 1) a net of four is refused. */
 Test(train, king_buckets_from_one)
 {
     char err[256];

@@ -6,10 +6,9 @@
  * sees its own pieces from its own first rank, and, where the layout
  * mirrors, left to right when that side's king stands on files e-h. The
  * king bucket comes from a table of the (turned) king square, chosen by the
- * build's layout below (the default: one bucket and no mirroring, the 768
- * features of every king square); a king move that changes the bucket or
- * the mirroring makes the accumulator of its side be computed afresh
- * (nnue_king_changes). */
+ * build's layout below (the default: four buckets by the king's square,
+ * unmirrored); a king move that changes the bucket or the mirroring makes
+ * the accumulator of its side be computed afresh (nnue_king_changes). */
 #ifndef ROKADE_NNUE_FEATURES_H
 #define ROKADE_NNUE_FEATURES_H
 
@@ -18,18 +17,20 @@
 #include "../../movegen/types.h"
 
 /* The layout:
- * - 1 (the default, the nets so far): one bucket and no mirroring;
+ * - 1 (the nets up to ft12h, eval/nets): one bucket and no mirroring, the
+ *   768 features of every king square;
  * - 4: four buckets on the mirrored board (the king on a1-b1, on c1-d1, on
  *   the second rank, further up), built by the tests (make
  *   test-nnue-layout) so that the refresh on a bucket change and the
  *   mirroring are tested;
- * - 5: four buckets by where the king stands, unmirrored: on a1-c1, on
- *   d1-e1, on f1-h1, further up. Without mirroring every bucket sees the
- *   board as the one-bucket layout does, so a one-bucket net copied into
- *   each computes what it did (rokade-train --init).
+ * - 5 (the default, the built-in net k8u): four buckets by where the king
+ *   stands, unmirrored: on a1-c1, on d1-e1, on f1-h1, further up. Without
+ *   mirroring every bucket sees the board as the one-bucket layout does, so
+ *   a one-bucket net copied into each computes what it did (rokade-train
+ *   --init).
  * make NNUE_KING_LAYOUT=N builds the engine and the trainer for one. */
 #ifndef NNUE_KING_LAYOUT
-#define NNUE_KING_LAYOUT 1
+#define NNUE_KING_LAYOUT 5
 #endif
 #if NNUE_KING_LAYOUT != 1 && NNUE_KING_LAYOUT != 4 && NNUE_KING_LAYOUT != 5
 #error "NNUE_KING_LAYOUT is 1, 4 or 5 (eval/nnue/features.h)"

@@ -4,13 +4,13 @@
  * game.js), read here the other way for a Skill Level (strength -> Elo). */
 import {LEVELS} from './game.js'
 
-/* What full strength was measured at (README.md, "Strength"): 50.25% in
+/* What full strength was measured at (README.md, "Strength"): 48.8% in
  * 200 games against Stockfish 15.1 at UCI_Elo 2800, 8+0.08, with the net
- * then built in (gen3ft-a; gen3ft-b is 18 Elo above it). The scale's
- * points stop below it: every UCI_Elo from the last point up plays at full
+ * built in now (k8u; ft12h 49.5%, gen3ft-a 50.25%). The scale's points
+ * stop below it: every UCI_Elo from the last point up plays at full
  * strength. */
 const FULL_STRENGTH = "full strength: about 2800 on Stockfish's UCI_Elo scale " +
-    '(it scores 50% against Stockfish 15.1 set to UCI_Elo 2800)'
+    '(it scores about 50% against Stockfish 15.1 set to UCI_Elo 2800)'
 
 /* The slider's [min, max] for a mode ('skill' or 'elo'). */
 export function levelRange(mode) {
