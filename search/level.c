@@ -18,13 +18,18 @@
  * With ft12h 2000 moved from 14.8 to 15.3 (36.5% at 14.8, 62.5% at 15.6
  * and at 16.3, 43.0% at 15.3); the other settings stayed in place and
  * scored 47.5-59.0% (1400 54.0%, 1500 51.5%, 1600 47.5%, 1700 59.0%,
- * 1800 50.0%, 1900 54.0%).
+ * 1800 50.0%, 1900 54.0%). With k8u (about 80 Elo above ft12h) 1400 scored
+ * 63.0% at 7.0, 1500 64.5% at 8.1, 1700 68.5% at 10.6 and 1800 61.0% at
+ * 11.2; each moved down to where those points put it (1400 6.1, 1500 7.2,
+ * 1700 9.6, 1800 10.6, where they scored 45.0%, 56.0%, 57.5% and 50.5%),
+ * and 1000 and 1200 moved with 1400; 1600 (54.5% at 9.0), 1900 (51.0%)
+ * and 2000 (47.0%) stayed.
  * Below 1400 (Stockfish's lowest setting is 1350) the points keep the slope
  * of the earlier fits; from 2000 the strength rises to full strength at 2400
  * (not calibrated: full strength stands above 2400 on this scale). */
 static const LevelEloPoint EloTable[] = {
-    {1000, 3.0},  {1200, 4.7},  {1400, 7.0},  {1500, 8.1},  {1600, 9.0},
-    {1700, 10.6}, {1800, 11.2}, {1900, 13.4}, {2000, 15.3}, {2400, 20.0},
+    {1000, 2.1}, {1200, 3.8},  {1400, 6.1},  {1500, 7.2},  {1600, 9.0},
+    {1700, 9.6}, {1800, 10.6}, {1900, 13.4}, {2000, 15.3}, {2400, 20.0},
 };
 
 double level_strength(int skill_level, bool limit_strength, int elo)
