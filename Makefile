@@ -318,7 +318,7 @@ werror:
 # in-process tests; those through ./rokade need the default build, layout 5,
 # where the refresh of a perspective whose king changed bucket and the
 # trainer's factor rows are tested).
-LAYOUT_TESTS = ./$(1)/tests/test_nnue --jobs 2 --filter 'nnue/@(incremental|output|loader|buckets)*' \
+LAYOUT_TESTS = ./$(1)/tests/test_nnue --jobs 2 --filter 'nnue/@(incremental|refresh|output|loader|buckets)*' \
 	  && ./$(1)/tests/test_train --jobs 2 \
 	  --filter 'train/@($(2)forward_matches_reference|gradient_check|king_buckets_from_one)'
 test-nnue-layout: criterion

@@ -8,6 +8,8 @@
  *     after every move, unmake and null move of long random games,
  *     standard and Chess960, with castling onto the rook's square, e.p. and
  *     promotions;
+ *   - a refresh from the accumulator cache (a king back in a bucket it
+ *     left, other pieces changed meanwhile) equals one from scratch;
  *   - through UCI: EvalFile loads a net, refuses a bad one and keeps the
  *     evaluation it had, and the engine searches with the net. */
 #include <criterion/criterion.h>
@@ -384,6 +386,56 @@ Test(nnue, incremental_equals_scratch_along_random_games, .timeout = 120)
         }
     cr_assert(castlings > 0 && eps > 0 && promotions > 0, "castling %d, e.p. %d, promotions %d",
               castlings, eps, promotions);
+    free(st);
+    nnue_net_free(net);
+    free(data);
+}
+
+/* Kings that leave a bucket and come back after other pieces changed: the
+ * refresh starts from the cache entry the king's bucket kept (the pieces
+ * of an earlier position there), so it must add and take off just the
+ * difference, promotions and captures included. Every ply is evaluated,
+ * so that each refresh is checked against the reference. */
+Test(nnue, refresh_from_the_cache_equals_scratch)
+{
+    size_t size;
+    uint8_t *data = random_net(11, 100, 8, &size);
+    NnueNet *net = load(data, size);
+    NnueStack *st = malloc(sizeof *st);
+    cr_assert_not_null(st);
+    static const char *const fen = "4k2r/1P3ppp/8/3q4/8/8/5PPP/R3K2R w KQk - 0 1";
+    /* White's king: e1 -> f1 -> e1 -> e2 -> e1 -> f1 -> g1 -> f1 -> e1,
+     * Black's: e8 -> d8 -> e7 -> d8 -> e8 -> f8, with a rook, a queen
+     * (just made) and a pawn taken on the way. */
+    static const char *const line[] = {
+        "e1f1", "d5a2", "f1e1", "a2a1", "e1e2", "a1b2", "e2e1", "e8d8", "b7b8q", "d8e7",
+        "e1f1", "b2b8", "f1g1", "e7d8", "g1f1", "d8e8", "g2g4", "b8h2", "f1e1",  "e8f8",
+    };
+    Position *pos = calloc(1, sizeof *pos);
+    cr_assert_not_null(pos);
+    char err[256];
+    cr_assert(pos_set_fen(pos, fen, false, err, sizeof err), "%s", err);
+    nnue_reset(st, net, pos);
+    enum { N = sizeof line / sizeof *line };
+    move_t played[N];
+    /* Twice: the second time the entries hold positions from later in the
+     * line, so that the differences run the other way. */
+    for (int pass = 0; pass < 2; pass++) {
+        for (int i = 0; i < N; i++) {
+            played[i] = move_from_uci(pos, line[i]);
+            cr_assert(played[i] != MOVE_NONE, "%s is not legal at ply %d", line[i], i);
+            pos_make_move_delta(pos, played[i], nnue_push(st));
+            cr_assert_eq(nnue_evaluate(st, pos), reference_eval(data, pos), "pass %d after %s",
+                         pass, line[i]);
+            cr_assert(nnue_check(st, pos), "pass %d after %s", pass, line[i]);
+        }
+        for (int i = N - 1; i >= 0; i--) {
+            pos_unmake_move(pos, played[i]);
+            nnue_pop(st);
+            cr_assert(nnue_check(st, pos), "pass %d after taking back %s", pass, line[i]);
+        }
+    }
+    free(pos);
     free(st);
     nnue_net_free(net);
     free(data);

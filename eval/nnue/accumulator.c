@@ -55,13 +55,55 @@ static void update(const NnueNet *net, const PieceDelta *d, int c, int ksq,
     }
 }
 
+/* Perspective c's accumulator of pos into dst, by way of the cache entry of
+ * its king's index: the rows of the pieces that differ from the entry's are
+ * added and taken off there (in pairs where they can be, so that no sum
+ * holds more than 33 rows on the way), and the entry is then pos's. */
+static void refresh_cached(NnueStack *st, const Position *pos, int c, int16_t *restrict dst)
+{
+    const NnueNet *net = st->net;
+    const int ksq = pos_king_sq(pos, c);
+    NnueCacheEntry *e = &st->cache[c][nnue_king_index(c, ksq)];
+    const int16_t *on[32], *off[32];
+    int n_on = 0, n_off = 0;
+    for (int pc = WHITE; pc <= BLACK; pc++)
+        for (int pt = PAWN; pt <= KING; pt++) {
+            const bitboard_t now = pos_pieces(pos, pc, pt), was = e->pieces[pc][pt];
+            const int piece = make_piece(pc, pt);
+            for (bitboard_t b = now & ~was; b; b &= b - 1)
+                on[n_on++] = net->ft_weight[nnue_feature(c, ksq, piece, lsb(b))];
+            for (bitboard_t b = was & ~now; b; b &= b - 1)
+                off[n_off++] = net->ft_weight[nnue_feature(c, ksq, piece, lsb(b))];
+            e->pieces[pc][pt] = now;
+        }
+    int16_t *restrict v = e->v;
+    int k = 0;
+    for (; k < n_on && k < n_off; k++)
+        for (int i = 0; i < H; i++)
+            v[i] = (int16_t)(v[i] + on[k][i] - off[k][i]);
+    for (int j = k; j < n_off; j++)
+        for (int i = 0; i < H; i++)
+            v[i] = (int16_t)(v[i] - off[j][i]);
+    for (int j = k; j < n_on; j++)
+        for (int i = 0; i < H; i++)
+            v[i] = (int16_t)(v[i] + on[j][i]);
+    memcpy(dst, v, sizeof e->v);
+}
+
 void nnue_reset(NnueStack *st, const NnueNet *net, const Position *pos)
 {
     st->net = net;
     st->top = 0;
+    /* An empty board in every entry: the first refresh there adds every
+     * piece, as a computation from scratch does. */
+    for (int c = WHITE; c <= BLACK; c++)
+        for (int k = 0; k < NNUE_KING_INDICES; k++) {
+            memcpy(st->cache[c][k].v, net->ft_bias, sizeof net->ft_bias);
+            memset(st->cache[c][k].pieces, 0, sizeof st->cache[c][k].pieces);
+        }
     NnueAccumulator *a = &st->acc[0];
     for (int c = WHITE; c <= BLACK; c++) {
-        nnue_refresh(net, pos, c, a->v[c]);
+        refresh_cached(st, pos, c, a->v[c]);
         a->computed[c] = true;
     }
     a->delta.n_on = a->delta.n_off = 0;
@@ -88,7 +130,7 @@ const NnueAccumulator *nnue_accumulate(NnueStack *st, const Position *pos)
         for (; !st->acc[i].computed[c]; i--)
             afresh |= king_changed(&st->acc[i].delta, c);
         if (afresh) {
-            nnue_refresh(st->net, pos, c, top->v[c]);
+            refresh_cached(st, pos, c, top->v[c]);
             top->computed[c] = true;
             continue;
         }

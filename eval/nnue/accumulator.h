@@ -4,7 +4,13 @@
  * accumulator is computed only when an evaluation needs it, from the
  * nearest ply below that is computed, or afresh from the position when a
  * king move between them changed its perspective's features
- * (features.h). */
+ * (features.h).
+ *
+ * Afresh does not mean from nothing: the stack keeps, for each perspective
+ * and king index (bucket and mirroring), the last accumulator computed
+ * there and the pieces it was computed from, and a refresh adds and takes
+ * off only the pieces that differ from those (an accumulator cache, known
+ * to engine authors as a "Finny table"). */
 #ifndef ROKADE_NNUE_ACCUMULATOR_H
 #define ROKADE_NNUE_ACCUMULATOR_H
 
@@ -21,13 +27,24 @@ typedef struct {
 
 enum { NNUE_STACK_SIZE = MAX_PLY + 16 };
 
+/* The last accumulator of one perspective and king index, and the pieces
+ * (bitboards by colour and piece type) it is the sum of. */
+typedef struct {
+    _Alignas(64) int16_t v[NNUE_HIDDEN];
+    bitboard_t pieces[COLOR_NB][PIECE_TYPE_NB];
+} NnueCacheEntry;
+
+enum { NNUE_KING_INDICES = 2 * NNUE_KING_BUCKETS }; /* nnue_king_index's range */
+
 typedef struct {
     const NnueNet *net;
     int top;
     NnueAccumulator acc[NNUE_STACK_SIZE];
+    NnueCacheEntry cache[COLOR_NB][NNUE_KING_INDICES];
 } NnueStack;
 
-/* Starts a stack at pos (both accumulators computed from scratch). */
+/* Starts a stack at pos (the cache emptied, both accumulators computed
+ * from scratch). */
 void nnue_reset(NnueStack *st, const NnueNet *net, const Position *pos);
 /* Opens the accumulator of the next ply; make-move fills the delta it
  * returns (pos_make_move_delta). */
