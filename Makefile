@@ -66,7 +66,7 @@ TRAIN_MAIN_OBJ := $(TRAIN_MAIN_SRC:%.c=$(BUILD)/%.o)
 TRAIN_EXE ?= rokade-train
 TEST_SRC := $(wildcard tests/test_*.c)
 
-.PHONY: test-nnue-layout test-tunable all tune train tune-sample magics debug cppcheck lint stress sanitize tsan test-tsan fuzz fuzz-toolchain fuzz-bins fuzz-run test test-sanitize test-run test-bins-run test-debug werror format-check format perft perft-quick bench perft-speed clean
+.PHONY: FORCE test-nnue-layout test-tunable all tune train tune-sample magics debug cppcheck lint stress sanitize tsan test-tsan fuzz fuzz-toolchain fuzz-bins fuzz-run test test-sanitize test-run test-bins-run test-debug werror format-check format perft perft-quick bench perft-speed clean
 
 all: $(EXE)
 
@@ -80,9 +80,20 @@ $(BUILD)/%.o: %.c
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TUNE_OBJ:.o=.d) $(TRAIN_OBJ:.o=.d) \
          $(TRAIN_MAIN_OBJ:.o=.d)
 
-$(BUILD)/eval/nnue_embed.c: eval/embed.sh $(wildcard $(EVALFILE))
+# The net's identity, its path and checksum, rewritten only when it changes:
+# the embedded net follows EVALFILE and the file's content, not its
+# modification time (a net moved into place by git mv or mv keeps an older
+# one, and another EVALFILE in the same BUILD may be older too).
+$(BUILD)/eval/nnue_embed.id: FORCE
+	@mkdir -p $(dir $@)
+	@id="$(EVALFILE) $$(cksum < '$(EVALFILE)' 2>/dev/null || echo none)"; \
+	  [ -f $@ ] && [ "$$(cat $@)" = "$$id" ] || echo "$$id" > $@
+
+$(BUILD)/eval/nnue_embed.c: eval/embed.sh $(BUILD)/eval/nnue_embed.id
 	@mkdir -p $(dir $@)
 	sh eval/embed.sh $(EVALFILE) > $@
+
+FORCE:
 
 $(EMBED_OBJ): $(BUILD)/eval/nnue_embed.c
 	$(CC) $(CFLAGS) -I. -c -o $@ $<
