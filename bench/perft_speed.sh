@@ -17,19 +17,16 @@ run() {
     echo "$n $(echo "$t1 - $t0" | bc -l)"
 }
 
-for spec in "startpos 7 start-position" "$KIWI|6|Kiwipete"; do
-    case "$spec" in
-    *"|"*) fen=${spec%%|*}; rest=${spec#*|}; depth=${rest%%|*}; name=${rest#*|} ;;
-    *) set -- $spec; fen=$1; depth=$2; name=$3 ;;
-    esac
-    set -- $(run "$ROKADE" "$fen" "$depth"); rn=$1; rt=$2
+for spec in "startpos|7|start-position" "$KIWI|6|Kiwipete"; do
+    fen=${spec%%|*}; rest=${spec#*|}; depth=${rest%%|*}; name=${rest#*|}
+    r=$(run "$ROKADE" "$fen" "$depth"); rn=${r% *}; rt=${r#* }
     printf '%-15s depth %s  rokade    %12s nodes %7.2f s %7.1f Mnps\n' "$name" "$depth" "$rn" "$rt" \
         "$(echo "$rn / $rt / 1000000" | bc -l)"
     if [ -z "$SF" ]; then
         echo "stockfish is not installed (apt-get install stockfish): comparison skipped"
         continue
     fi
-    set -- $(run "$SF" "$fen" "$depth"); sn=$1; st=$2
+    r=$(run "$SF" "$fen" "$depth"); sn=${r% *}; st=${r#* }
     printf '%-15s depth %s  stockfish %12s nodes %7.2f s %7.1f Mnps\n' "$name" "$depth" "$sn" "$st" \
         "$(echo "$sn / $st / 1000000" | bc -l)"
     [ "$rn" = "$sn" ] || echo "MISMATCH: node counts differ"
