@@ -86,7 +86,7 @@ $(BUILD)/%.o: %.c
 # one, and another EVALFILE in the same BUILD may be older too).
 $(BUILD)/eval/nnue_embed.id: FORCE
 	@mkdir -p $(dir $@)
-	@id="$(EVALFILE) $$(cksum < '$(EVALFILE)' 2>/dev/null || echo none)"; \
+	@id="$(EVALFILE) $$(if [ -f '$(EVALFILE)' ]; then cksum < '$(EVALFILE)'; else echo none; fi)"; \
 	  [ -f $@ ] && [ "$$(cat $@)" = "$$id" ] || echo "$$id" > $@
 
 $(BUILD)/eval/nnue_embed.c: eval/embed.sh $(BUILD)/eval/nnue_embed.id
