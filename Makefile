@@ -1,18 +1,79 @@
-# Rokade build. `make` builds ./rokade for this machine; ARCH=x86-64 (or any
-# -march value) gives a portable build; NO_PEXT=1 forces magic bitboards;
-# TUNE=1 lists the search constants as UCI options; NNUE_HIDDEN=H builds for
-# nets of H accumulator values.
+# Rokade build. `make` builds ./rokade for this machine; ARCH= picks an
+# instruction-set level (below) or any -march value; TARGET= another system;
+# NO_PEXT=1 forces magic bitboards; TUNE=1 lists the search constants as UCI
+# options; NNUE_HIDDEN=H builds for nets of H accumulator values.
+#
+# TARGET (README.md, "Download or build"):
+#   (empty)      this machine's system, with the compiler CC (cc)
+#   windows      Windows x86-64 with mingw-w64 (x86_64-w64-mingw32-gcc),
+#                static: rokade.exe needs no DLL beside it
+#   linux-arm64  Linux on ARM64 (aarch64-linux-gnu-gcc), static; ARCH armv8
+#   linux        Linux on x86-64, static (the release's Linux binaries)
+# ARCH: native (default: this CPU), or a level of the releases:
+#   x86-64               SSE2, the baseline of every x86-64 CPU
+#   x86-64-sse41-popcnt  SSSE3, SSE4.1 and POPCNT (2008 on)
+#   x86-64-avx2          AVX2 and BMI1 (Intel 2013, AMD 2015 on)
+#   x86-64-bmi2          AVX2 and BMI2's PEXT for the sliders (not for AMD
+#                        before Zen 3, whose PEXT is slow: use avx2 there)
+#   x86-64-avx512        AVX-512 F and BW
+#   x86-64-vnni512       AVX-512 VNNI
+#   armv8                ARM64 with NEON (every ARM64 CPU)
+#   armv8-dotprod        ARMv8.2 with the dot product
+#   apple-silicon        Apple M1 and later (clang on macOS)
+# Any other value is passed as -march=ARCH.
+TARGET  ?=
+ifeq ($(TARGET),windows)
+  ifeq ($(origin CC),default)
+    CC := x86_64-w64-mingw32-gcc
+  endif
+  EXE_EXT := .exe
+  TARGET_LDFLAGS := -static
+  # mingw-w64's C99 printf (%zu, %lld), not msvcrt's.
+  TARGET_CFLAGS := -D__USE_MINGW_ANSI_STDIO=1
+else ifeq ($(TARGET),linux-arm64)
+  ifeq ($(origin CC),default)
+    CC := aarch64-linux-gnu-gcc
+  endif
+  ARCH ?= armv8
+  TARGET_LDFLAGS := -static
+else ifeq ($(TARGET),linux)
+  TARGET_LDFLAGS := -static
+else ifneq ($(TARGET),)
+  $(error unknown TARGET=$(TARGET): use windows, linux-arm64, linux or none)
+endif
 CC      ?= cc
 ARCH    ?= native
-EXE     ?= rokade
+EXE     ?= rokade$(EXE_EXT)
+ARCH_x86-64              := -march=x86-64
+ARCH_x86-64-sse41-popcnt := -march=x86-64 -msse4.1 -mpopcnt
+ARCH_x86-64-avx2         := $(ARCH_x86-64-sse41-popcnt) -mavx2 -mbmi
+ARCH_x86-64-bmi2         := $(ARCH_x86-64-avx2) -mbmi2
+ARCH_x86-64-avx512       := $(ARCH_x86-64-bmi2) -mavx512f -mavx512bw
+ARCH_x86-64-vnni512      := $(ARCH_x86-64-avx512) -mavx512vnni
+ARCH_armv8               := -march=armv8-a
+ARCH_armv8-dotprod       := -march=armv8.2-a+dotprod
+ARCH_apple-silicon       := -mcpu=apple-m1
+ARCH_FLAGS := $(or $(ARCH_$(ARCH)),-march=$(ARCH))
+# The CPU check (engine/cpu.c) is compiled for the architecture's baseline,
+# so that it runs, and tells what is missing, on any CPU.
+ifneq ($(filter x86-64% native,$(ARCH))$(filter -march=x86-64% -march=native,$(ARCH_FLAGS)),)
+  BASE_ARCH_FLAGS := -march=x86-64
+endif
+ifneq ($(filter armv8% apple-silicon,$(ARCH)),)
+  BASE_ARCH_FLAGS := -march=armv8-a
+endif
 WARN    := -Wall -Wextra -Wshadow -Wstrict-prototypes -Wmissing-prototypes \
            -Wmissing-declarations -Wcast-qual -Wpointer-arith
 CSTD    := -std=c11 -D_POSIX_C_SOURCE=200809L
 OPT     ?= -O3 -DNDEBUG
 SAN     ?=
-override CFLAGS := $(OPT) $(SAN) $(CSTD) $(WARN) -march=$(ARCH) -pthread -MMD -MP $(CFLAGS)
-override LDFLAGS := -pthread $(SAN) $(LDFLAGS)
+override CFLAGS := $(OPT) $(SAN) $(CSTD) $(WARN) $(ARCH_FLAGS) $(TARGET_CFLAGS) \
+                   -DROKADE_ARCH='"$(ARCH)"' -pthread -MMD -MP $(CFLAGS)
+CPU_CHECK_CFLAGS = $(filter-out $(ARCH_FLAGS),$(CFLAGS)) $(BASE_ARCH_FLAGS)
+override LDFLAGS := -pthread $(SAN) $(TARGET_LDFLAGS) $(LDFLAGS)
 LDLIBS  += -lm
+# The version (engine/version.h, the one place it is written).
+VERSION := $(shell sed -n 's/^\#define ROKADE_VERSION "\(.*\)"/\1/p' engine/version.h)
 
 # PEXT is used when -march gives BMI2, except for Zen 1/2 (microcoded PEXT):
 # movegen/attacks.h decides from the compiler's predefined macros.
@@ -47,7 +108,7 @@ endif
 TUNE_SRC := eval/tune/tune.c
 TRAIN_SRC := eval/train/train.c eval/train/cli.c
 TRAIN_MAIN_SRC := eval/train/main.c
-LIB_SRC := $(wildcard movegen/*.c) $(wildcard movegen/records/*.c) \
+LIB_SRC := $(wildcard movegen/*.c) $(wildcard movegen/records/*.c) $(wildcard movegen/platform/*.c) \
            $(wildcard eval/*.c) $(wildcard eval/nnue/*.c) $(wildcard eval/syzygy/*.c) \
            $(wildcard search/*.c) $(wildcard perft/*.c) $(wildcard bench/*.c) \
            $(filter-out engine/main.c,$(wildcard engine/*.c))
@@ -76,6 +137,10 @@ $(EXE): $(LIB_OBJ) $(MAIN_OBJ)
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/engine/cpu.o: engine/cpu.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPU_CHECK_CFLAGS) -c -o $@ $<
 
 -include $(LIB_OBJ:.o=.d) $(MAIN_OBJ:.o=.d) $(TUNE_OBJ:.o=.d) $(TRAIN_OBJ:.o=.d) \
          $(TRAIN_MAIN_OBJ:.o=.d)
@@ -219,7 +284,7 @@ lint: cppcheck
 # table entry per line with a name comment; formatting it would be undone by
 # the next tuning run). `make test` runs format-check first.
 CLANG_FORMAT ?= clang-format
-FORMAT_SRC := $(filter-out eval/weights.c,$(wildcard movegen/*.[ch] movegen/records/*.[ch] \
+FORMAT_SRC := $(filter-out eval/weights.c,$(wildcard movegen/*.[ch] movegen/records/*.[ch] movegen/platform/*.[ch] \
               eval/*.[ch] eval/nnue/*.[ch] eval/syzygy/*.[ch] eval/train/*.[ch] eval/tune/*.[ch] \
               search/*.[ch] \
               perft/*.[ch] bench/*.[ch] bench/tools/*.[ch] engine/*.[ch] engine/web/*.[ch] tests/*.[ch] \

@@ -5,15 +5,12 @@
 #include "datagen.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "../eval/syzygy/tbprobe.h"
 #include "../movegen/movegen.h"
@@ -256,7 +253,7 @@ typedef struct {
     const DatagenOptions *opt;
     OpeningRules rules;
     uint64_t seed;
-    int fd;
+    PlatAppendFile out;
     _Atomic long long next_game;
     pthread_mutex_t lock; /* guards what follows */
     pthread_cond_t done;  /* a worker ended */
@@ -324,20 +321,11 @@ static int play_game(const Run *r, Search *s, Game *g)
     }
 }
 
-/* One write(2) per game on an O_APPEND descriptor: a run that is stopped
- * leaves whole games. */
-static bool write_all(int fd, const uint8_t *p, size_t n)
+/* One write per game at the end of the file (plat_append_write): a run
+ * that is stopped leaves whole games. */
+static bool write_all(PlatAppendFile *f, const uint8_t *p, size_t n)
 {
-    while (n > 0) {
-        ssize_t w = write(fd, p, n);
-        if (w < 0 && errno == EINTR)
-            continue;
-        if (w <= 0)
-            return false;
-        p += w;
-        n -= (size_t)w;
-    }
-    return true;
+    return plat_append_write(f, p, n);
 }
 
 static void fail(Run *r, const char *msg)
@@ -389,7 +377,7 @@ static void *worker_main(void *arg)
             pthread_mutex_unlock(&r->lock);
             continue;
         }
-        if (!r->failed && !write_all(r->fd, g->out.bytes, g->out.size)) {
+        if (!r->failed && !write_all(&r->out, g->out.bytes, g->out.size)) {
             r->failed = true;
             snprintf(r->err, sizeof r->err, "cannot write to '%s': %s", r->opt->out,
                      strerror(errno));
@@ -431,49 +419,42 @@ static void print_progress(void (*print)(const char *line), const DatagenStats *
 static uint64_t new_seed(void)
 {
     uint64_t x = 0;
-    FILE *f = fopen("/dev/urandom", "rb");
-    if (f) {
-        if (fread(&x, sizeof x, 1, f) != 1)
-            x = 0;
-        fclose(f);
-    }
+    if (!plat_random_bytes(&x, sizeof x))
+        x = 0;
     struct timespec ts;
-    clock_gettime(CLOCK_REALTIME, &ts);
+    plat_wall_clock(&ts);
     x ^= mix64((uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec);
-    x ^= mix64((uint64_t)getpid() << 32 ^ (uint64_t)now_ms());
+    x ^= mix64(plat_process_id() << 32 ^ (uint64_t)now_ms());
     return mix64(x) & 0x7FFFFFFFFFFFFFFFull;
 }
 
 /* Opens the output for appending; an existing file must end with a whole
- * game or record of the format, or appending would hide the damage. -1 with
- * a message. */
-static int open_output(const DatagenOptions *opt, char *err, size_t errlen)
+ * game or record of the format, or appending would hide the damage. False
+ * with a message. */
+static bool open_output(const DatagenOptions *opt, PlatAppendFile *out, char *err, size_t errlen)
 {
-    int fd = open(opt->out, O_WRONLY | O_APPEND | O_CREAT, 0644);
-    if (fd < 0) {
-        snprintf(err, errlen, "cannot open '%s' for writing: %s", opt->out, strerror(errno));
-        return -1;
+    char why[256];
+    if (!plat_append_open(opt->out, out, why, sizeof why)) {
+        snprintf(err, errlen, "cannot open '%s' for writing: %s", opt->out, why);
+        return false;
     }
-    struct stat sb;
-    bool whole = fstat(fd, &sb) == 0;
-    if (whole && sb.st_size > 0) {
+    const int64_t size = plat_file_size(opt->out);
+    bool whole = size >= 0;
+    if (whole && size > 0) {
         uint8_t tail[4];
-        size_t n = sb.st_size < (off_t)sizeof tail ? (size_t)sb.st_size : sizeof tail;
-        int rfd = open(opt->out, O_RDONLY);
-        whole = rfd >= 0 && pread(rfd, tail, n, sb.st_size - (off_t)n) == (ssize_t)n
-                && opt->format->ends_whole((long long)sb.st_size, tail);
-        if (rfd >= 0)
-            close(rfd);
+        size_t n = size < (int64_t)sizeof tail ? (size_t)size : sizeof tail;
+        whole = plat_read_at(opt->out, (uint64_t)size - n, tail, n)
+                && opt->format->ends_whole((long long)size, tail);
         if (!whole) {
             snprintf(err, errlen,
                      "'%s' does not end with a whole %s (another format, or cut "
                      "off): not appending to it",
                      opt->out, opt->format->unit);
-            close(fd);
-            return -1;
+            plat_append_close(out);
+            return false;
         }
     }
-    return fd;
+    return true;
 }
 
 /* datagen pgn IN out OUT: every game of the PGN (movegen/records/pgn.h)
@@ -484,8 +465,8 @@ static bool convert_pgn(const DatagenOptions *opt, void (*print)(const char *lin
 {
     DatagenStats st;
     memset(&st, 0, sizeof st);
-    int fd = open_output(opt, err, errlen);
-    if (fd < 0)
+    PlatAppendFile file;
+    if (!open_output(opt, &file, err, errlen))
         return false;
     int64_t t0 = now_ms();
     RecordWriter out;
@@ -513,7 +494,7 @@ static bool convert_pgn(const DatagenOptions *opt, void (*print)(const char *lin
                 print(line);
             continue;
         }
-        if (!write_all(fd, out.bytes, out.size)) {
+        if (!write_all(&file, out.bytes, out.size)) {
             snprintf(err, errlen, "cannot write the converted games: %s", strerror(errno));
             ok = false;
             break;
@@ -528,7 +509,7 @@ static bool convert_pgn(const DatagenOptions *opt, void (*print)(const char *lin
         record_writer_free(&out);
         pgn_close(in);
     }
-    if (close(fd) != 0 && ok) {
+    if (!plat_append_close(&file) && ok) {
         snprintf(err, errlen, "cannot write to '%s': %s", opt->out, strerror(errno));
         ok = false;
     }
@@ -554,8 +535,8 @@ bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), Dat
     Book book = {NULL, 0};
     if (*opt->book && !book_load(opt->book, &book, err, errlen))
         return false;
-    int fd = open_output(opt, err, errlen);
-    if (fd < 0) {
+    PlatAppendFile file;
+    if (!open_output(opt, &file, err, errlen)) {
         book_free(&book);
         return false;
     }
@@ -571,7 +552,7 @@ bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), Dat
     if (!r || !tids) {
         snprintf(err, errlen, "out of memory");
         free(r);
-        close(fd);
+        plat_append_close(&file);
         book_free(&book);
         return false;
     }
@@ -580,7 +561,7 @@ bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), Dat
     r->rules.random = opt->random >= 0 ? opt->random : *opt->book ? 0 : -1;
     r->rules.frc = opt->frc >= 0 ? opt->frc : *opt->book ? 0 : DATAGEN_FRC_PERCENT;
     r->seed = opt->seed_given ? opt->seed : new_seed();
-    r->fd = fd;
+    r->out = file;
     pthread_mutex_init(&r->lock, NULL);
     pthread_cond_init(&r->done, NULL);
     if (print) {
@@ -619,7 +600,7 @@ bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), Dat
             continue;
         }
         struct timespec ts;
-        clock_gettime(CLOCK_REALTIME, &ts);
+        plat_wall_clock(&ts);
         int64_t wait_ms = next_report - now;
         ts.tv_sec += (time_t)(wait_ms / 1000);
         ts.tv_nsec += (long)(wait_ms % 1000) * 1000000L;
@@ -641,7 +622,7 @@ bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), Dat
         snprintf(err, errlen, "%s", r->err);
         ok = false;
     }
-    if (close(fd) != 0 && ok) {
+    if (!plat_append_close(&r->out) && ok) {
         snprintf(err, errlen, "cannot write to '%s': %s", opt->out, strerror(errno));
         ok = false;
     }

@@ -5,8 +5,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
+#include "../movegen/platform/platform.h"
 #include "uci.h"
 
 static bool is_shell_command(const char *s)
@@ -43,7 +43,7 @@ int main(int argc, char **argv)
                 break;
         uci_finish();
     } else {
-        if (isatty(STDIN_FILENO))
+        if (plat_stdin_is_terminal())
             uci_print("Rokade %s, a UCI chess engine. Type 'help' for the commands.",
                       ROKADE_VERSION);
         uci_loop();

@@ -74,7 +74,7 @@ bool book_load(const char *path, Book *b, char *err, size_t errlen)
     bool ok = pos != NULL;
     if (!ok)
         snprintf(err, errlen, "out of memory");
-    while (ok && getline(&line, &cap, f) != -1) {
+    while (ok && read_line(f, &line, &cap) >= 0) {
         line_no++;
         char fen[256], perr[200];
         book_fen(line, fen, sizeof fen);

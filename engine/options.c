@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <string.h>
 #include <strings.h>
-#include <unistd.h>
 
 #include "../eval/syzygy/tbprobe.h"
 #include "../movegen/util.h"
@@ -43,11 +42,10 @@ enum { HASH_MAX_MB = 33554432 };
 /* Three quarters of the machine's memory, in MB: a larger Hash is refused. */
 static long long max_hash_mb(void)
 {
-    long pages = sysconf(_SC_PHYS_PAGES), psize = sysconf(_SC_PAGESIZE);
-    if (pages <= 0 || psize <= 0)
+    const uint64_t bytes = plat_physical_memory();
+    if (bytes == 0)
         return 1 << 20;
-    long long mb = (long long)pages * psize / (1 << 20);
-    return mb * 3 / 4;
+    return (long long)(bytes >> 20) * 3 / 4;
 }
 
 /* A Hash beyond what the machine can give, or than can be allocated, is

@@ -13,7 +13,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
-#include <unistd.h>
 
 #include "../bench/bench.h"
 #include "../eval/eval.h"
@@ -70,7 +69,7 @@ static void print_line_ctx(void *ctx, const char *line) { (void)ctx, print_line(
 
 /* Refuses a `position` command: says why, keeps the old position, and
  * remembers the reason for the `go` that may follow. */
-static void position_refused(Engine *e, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void position_refused(Engine *e, const char *fmt, ...) PLAT_PRINTF(2, 3);
 static void position_refused(Engine *e, const char *fmt, ...)
 {
     va_list ap;
@@ -830,10 +829,7 @@ void uci_loop(void)
 {
     char *line = NULL;
     size_t cap = 0;
-    ssize_t n;
-    while ((n = getline(&line, &cap, stdin)) != -1) {
-        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r'))
-            line[--n] = '\0';
+    while (read_line(stdin, &line, &cap) >= 0) {
         if (!uci_command(line)) {
             free(line);
             return;

@@ -4,10 +4,11 @@
 
 #include <stdbool.h>
 
-#define ROKADE_VERSION "0.1"
+#include "../movegen/platform/platform.h"
+#include "version.h"
 
 /* Prints one whole line to stdout (thread-safe, flushed). */
-void uci_print(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void uci_print(const char *fmt, ...) PLAT_PRINTF(1, 2);
 /* Sends uci_print's lines (without the newline) to out instead of stdout;
  * the browser's worker (engine/web/) sets it. Called under the output lock. */
 void uci_set_output(void (*out)(const char *line));

@@ -9,21 +9,33 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
-#include <unistd.h>
 
-int64_t now_ms(void)
+long long read_line(FILE *f, char **line, size_t *cap)
 {
-    struct timespec ts;
-    clock_gettime(CLOCK_MONOTONIC, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-int64_t cpu_ms(void)
-{
-    struct timespec ts;
-    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-    return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+    size_t n = 0;
+    int c = EOF;
+    while ((c = getc(f)) != EOF && c != '\n') {
+        if (n + 2 > *cap) {
+            size_t grown = *cap ? *cap * 2 : 256;
+            char *p = realloc(*line, grown);
+            if (!p)
+                return -1;
+            *line = p;
+            *cap = grown;
+        }
+        (*line)[n++] = (char)c;
+    }
+    if (c == EOF && n == 0)
+        return -1;
+    while (n > 0 && (*line)[n - 1] == '\r')
+        n--;
+    if (!*line) {
+        if (!(*line = malloc(1)))
+            return -1;
+        *cap = 1;
+    }
+    (*line)[n] = '\0';
+    return (long long)n;
 }
 
 size_t tok_next(Tokens *t, char *buf, size_t len)
@@ -82,12 +94,6 @@ bool parse_real(const char *s, double lo, double hi, bool integer, double *out)
     return true;
 }
 
-int cpu_count(void)
-{
-    long n = sysconf(_SC_NPROCESSORS_ONLN);
-    return n < 1 ? 1 : n > 4096 ? 4096 : (int)n;
-}
-
 bool write_file_atomic(const char *path, const void *data, size_t n, char *err, size_t errlen)
 {
     size_t len = strlen(path) + 5;
@@ -102,9 +108,9 @@ bool write_file_atomic(const char *path, const void *data, size_t n, char *err, 
     if (!ok)
         snprintf(err, errlen, "cannot write %s: %s", tmp, strerror(errno));
     else {
-        ok = fwrite(data, 1, n, f) == n && fflush(f) == 0 && fsync(fileno(f)) == 0;
+        ok = fwrite(data, 1, n, f) == n && plat_commit_file(f);
         ok = fclose(f) == 0 && ok;
-        if (!ok || rename(tmp, path) != 0) {
+        if (!ok || !plat_replace_file(tmp, path)) {
             snprintf(err, errlen, "cannot write %s: %s", path, strerror(errno));
             remove(tmp);
             ok = false;

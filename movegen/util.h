@@ -1,5 +1,5 @@
 /* The small helpers every layer shares, one of each: a random generator
- * (splitmix64), a monotonic clock, a tokenizer, a number parser and growable
+ * (splitmix64), a line reader, a tokenizer, a number parser and growable
  * arrays. They sit
  * at the bottom of the tree so that movegen, eval, search and the programs
  * on top can all use them. */
@@ -9,6 +9,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
+
+#include "platform/platform.h" /* the clock (now_ms) and the machine (cpu_count) */
 
 /* ---- Random numbers (splitmix64) --------------------------------------- */
 
@@ -35,17 +38,8 @@ static inline uint64_t rng_next(uint64_t *state)
 /* A uniform double in [0, 1) from 53 bits of x. */
 static inline double rng_unit(uint64_t x) { return (double)(x >> 11) / 9007199254740992.0; }
 
-/* ---- Clock -------------------------------------------------------------- */
+/* ---- Files, threads ----------------------------------------------------- */
 
-/* Monotonic milliseconds since an arbitrary start. */
-int64_t now_ms(void);
-/* Milliseconds of CPU time the process has used (all its threads). */
-int64_t cpu_ms(void);
-
-/* ---- Machine, files, threads -------------------------------------------- */
-
-/* The processors online (at least 1). */
-int cpu_count(void);
 /* Writes n bytes to path through path.tmp, flushed to disk, and a rename,
  * so that the file is either the old one or the whole new one; false with
  * a message naming the file in err. */
@@ -56,6 +50,12 @@ bool write_file_atomic(const char *path, const void *data, size_t n, char *err, 
 void run_parallel(void *(*fn)(void *), void *jobs, size_t size, int n);
 
 /* ---- Text --------------------------------------------------------------- */
+
+/* Reads the next line of f into *line (grown as needed; *cap its size),
+ * without its end, "\n" or "\r\n" (a GUI may send either on any
+ * system). Returns the line's length, or -1 at the
+ * end of the input (or when out of memory) with no line read. */
+long long read_line(FILE *f, char **line, size_t *cap);
 
 /* A cursor over a line of whitespace-separated tokens. */
 typedef struct {

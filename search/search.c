@@ -877,8 +877,7 @@ void search_thread_run(SearchThread *t)
         double share = s->lv.think_min + u * (s->lv.think_max - s->lv.think_min);
         int64_t target = (int64_t)((double)s->tm.limits.soft * share);
         while (!stopped(t) && !atomic_load(&s->pondering) && search_elapsed(s) < target) {
-            struct timespec ts = {0, 2000000L}; /* 2 ms */
-            nanosleep(&ts, NULL);
+            plat_sleep_ms(2);
         }
     }
     if (main_thread)

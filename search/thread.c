@@ -97,7 +97,7 @@ static void destroy_threads(Search *s)
 #ifndef SEARCH_INLINE
         pthread_join(s->threads[i]->tid, NULL);
 #endif
-        free(s->threads[i]);
+        plat_aligned_free(s->threads[i]);
     }
     free(s->threads);
     s->threads = NULL;
@@ -116,14 +116,14 @@ static bool create_threads(Search *s, int n)
 #endif
     for (int i = 0; i < n; i++) {
         SearchThread *t = NULL;
-        if (posix_memalign((void **)&t, CACHE_LINE, sizeof *t) != 0 || !t)
+        if (!(t = plat_aligned_alloc(CACHE_LINE, sizeof *t)))
             return false;
         memset(t, 0, sizeof *t);
         t->s = s;
         t->id = i;
 #ifndef SEARCH_INLINE
         if (pthread_create(&t->tid, NULL, thread_main, t) != 0) {
-            free(t);
+            plat_aligned_free(t);
             return false;
         }
 #endif

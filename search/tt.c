@@ -1,18 +1,12 @@
 /* Transposition table storage, replacement and hashfull. */
-#ifdef __linux__
-/* madvise and MADV_HUGEPAGE (below) are Linux's, outside POSIX. */
-#define _DEFAULT_SOURCE /* NOLINT(bugprone-reserved-identifier): glibc's feature macro */
-#endif
 #include "tt.h"
 
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#ifdef __linux__
-#include <sys/mman.h>
-#endif
 
+#include "../movegen/platform/platform.h"
 #include "../movegen/score.h"
 #include "../movegen/util.h"
 
@@ -35,19 +29,17 @@ static inline TTBucket *bucket_of(const TT *tt, uint64_t key)
 enum { TT_FRESH_CLEAR_MB = 256 };
 
 /* Buckets start on a cache line: a probe reads one line. A table of a huge
- * page (2 MB on x86-64 Linux) or more, below TT_FRESH_CLEAR_MB, starts on a
- * huge page and asks for huge pages: each probe lands on a random page, and
- * with 4 KB pages most of them also miss the TLB (bench/README.md, "Huge
- * pages"). */
-enum { TT_ALIGN = 64, TT_HUGE_PAGE = 2 << 20 };
+ * page (2 MB) or more, below TT_FRESH_CLEAR_MB, starts on a huge page and
+ * asks for huge pages: each probe lands on a random page, and with 4 KB
+ * pages most of them also miss the TLB (bench/README.md, "Huge pages"). */
 
-/* A zeroed table of n buckets, aligned as above; *mem receives what to free.
- * calloc, because a large block comes straight from the system as pages that
- * read as zero until written: a big table costs neither time nor memory
- * until the search uses it, and a new one is the fastest way to clear it. */
+/* A zeroed table of n buckets, aligned as above; *mem receives what to free
+ * (plat_table_free). The block is fresh from the system: a big table costs
+ * neither time nor memory until the search uses it, and a new one is the
+ * fastest way to clear it. */
 static TTBucket *alloc_zeroed(size_t n, void **mem)
 {
-    if (n > (SIZE_MAX - TT_HUGE_PAGE) / sizeof(TTBucket))
+    if (n > (SIZE_MAX - PLAT_HUGE_PAGE) / sizeof(TTBucket))
         return NULL;
     const size_t bytes = n * sizeof(TTBucket);
     /* Huge pages only below TT_FRESH_CLEAR_MB: such a table is cleared in
@@ -55,20 +47,8 @@ static TTBucket *alloc_zeroed(size_t n, void **mem)
      * fault in as the search reaches it, and each first touch of a huge
      * page would clear 2 MB (a search of a few thousand nodes in a table of
      * gigabytes then clears gigabytes). */
-    const bool huge = bytes >= TT_HUGE_PAGE && bytes < ((size_t)TT_FRESH_CLEAR_MB << 20);
-    const size_t align = huge ? TT_HUGE_PAGE : TT_ALIGN, pad = align - 1;
-    *mem = calloc(bytes + pad, 1);
-    if (!*mem)
-        return NULL;
-    /* The first aligned address within the block. */
-    TTBucket *table = (TTBucket *)((char *)*mem + ((align - (uintptr_t)*mem % align) % align));
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-    /* Advice only: where the system has no huge pages to give, nothing
-     * changes (and the table works as well). */
-    if (huge)
-        (void)madvise(table, bytes / TT_HUGE_PAGE * TT_HUGE_PAGE, MADV_HUGEPAGE);
-#endif
-    return table;
+    const bool huge = bytes >= PLAT_HUGE_PAGE && bytes < ((size_t)TT_FRESH_CLEAR_MB << 20);
+    return plat_table_alloc(bytes, huge, mem);
 }
 
 bool tt_table_resize(TT *tt, size_t mb)
@@ -82,7 +62,7 @@ bool tt_table_resize(TT *tt, size_t mb)
     TTBucket *table = alloc_zeroed(n, &mem);
     if (!table)
         return false;
-    free(tt->mem);
+    plat_table_free(tt->mem);
     tt->mem = mem;
     tt->table = table;
     tt->bucket_count = n;
@@ -116,7 +96,7 @@ void tt_table_clear(TT *tt, int threads)
     TTBucket *table = tt->size_mb >= TT_FRESH_CLEAR_MB ? alloc_zeroed(tt->bucket_count, &mem)
                                                        : NULL;
     if (table) {
-        free(tt->mem);
+        plat_table_free(tt->mem);
         tt->mem = mem;
         tt->table = table;
         return;
@@ -134,7 +114,7 @@ void tt_table_clear(TT *tt, int threads)
 
 void tt_table_free(TT *tt)
 {
-    free(tt->mem);
+    plat_table_free(tt->mem);
     tt->mem = NULL;
     tt->table = NULL;
     tt->bucket_count = 0;

@@ -18,6 +18,7 @@
 
 #include "../eval/nnue/format.h"
 #include "../eval/train/train.h"
+#include "../movegen/platform/platform.h"
 #include "../movegen/records/viriformat.h"
 
 static const char *const Sample = "tests/data/train_sample.vf";
@@ -199,7 +200,7 @@ Test(train, gradient_check)
     const TrainPos *ptrs[6];
     for (size_t i = 0; i < n; i++)
         ptrs[i] = &pos[i];
-    float *grad = aligned_alloc(64, net.n * sizeof *grad); /* the SIMD code's alignment */
+    float *grad = plat_aligned_alloc(64, net.n * sizeof *grad); /* the SIMD code's alignment */
     cr_assert(grad);
     memset(grad, 0, net.n * sizeof *grad);
     train_net_grad(&net, ptrs, n, grad);
@@ -243,7 +244,7 @@ Test(train, gradient_check)
                   "parameter %zu: gradient %.8f, central difference %.8f", i, grad[i], num);
     }
     cr_assert(checked > 500 && kinks < checked / 20, "checked %d, kinks %d", checked, kinks);
-    free(grad);
+    plat_aligned_free(grad);
     train_net_free(&net);
 }
 

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../movegen/platform/platform.h"
 #include "net.h"
 #include "nnue.h"
 
@@ -41,7 +42,7 @@ NnueNet *nnue_net_load(const uint8_t *data, size_t size, char *err, size_t errle
         snprintf(err, errlen, "checksum mismatch (damaged file)");
         return NULL;
     }
-    NnueNet *net = aligned_alloc(64, sizeof(NnueNet));
+    NnueNet *net = plat_aligned_alloc(64, sizeof(NnueNet));
     if (!net) {
         snprintf(err, errlen, "out of memory");
         return NULL;
@@ -54,7 +55,7 @@ NnueNet *nnue_net_load(const uint8_t *data, size_t size, char *err, size_t errle
     if (!ok) {
         snprintf(err, errlen, "a weight beyond the format's range (feature %d, output %d)",
                  NNUE_FT_LIMIT, NNUE_WEIGHT_LIMIT);
-        free(net);
+        plat_aligned_free(net);
         return NULL;
     }
     for (uint32_t k = 0; k < h.buckets; k++, p += 4)
@@ -95,6 +96,6 @@ NnueNet *nnue_net_load_file(const char *path, char *err, size_t errlen)
     return net;
 }
 
-void nnue_net_free(NnueNet *net) { free(net); }
+void nnue_net_free(NnueNet *net) { plat_aligned_free(net); }
 
 int nnue_net_scale(const NnueNet *net) { return net->scale; }

@@ -16,24 +16,13 @@
  * index of a position and the decompression are in tbindex.c. */
 #include "tbfile.h"
 
-#include <dirent.h>
-#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "tbformat.h"
-
-#if defined(_WIN32)
-#define TB_PATH_SEP ';'
-#else
-#define TB_PATH_SEP ':'
-#endif
 
 enum { WDL_MAGIC = 0x5d23e871, DTZ_MAGIC = 0xa50c66d7 };
 
@@ -425,11 +414,9 @@ static void file_release(TbFile *f)
             free(f->pairs[s][i].base);
             free(f->pairs[s][i].sym_values);
         }
-    if (f->base)
-        munmap(f->mapping, f->size);
+    plat_unmap_file(&f->mapping);
     memset(f->pairs, 0, sizeof f->pairs);
     f->base = NULL;
-    f->mapping = NULL;
     f->size = 0;
 }
 
@@ -531,28 +518,12 @@ static void file_load(TbEntry *e, TbKind kind)
     char path[4096];
     snprintf(path, sizeof path, "%s/%s%s", TB.dirs[e->dir[kind]], e->name,
              kind == TB_WDL ? ".rtbw" : ".rtbz");
-    const char *why = NULL;
-    int fd = open(path, O_RDONLY);
-    struct stat st;
-    if (fd < 0)
-        why = "cannot open the file";
-    else if (fstat(fd, &st) != 0)
-        why = "cannot read the file";
-    else if (st.st_size < 16)
-        why = "truncated file";
-    else {
-        f->size = (size_t)st.st_size;
-        void *m = mmap(NULL, f->size, PROT_READ, MAP_SHARED, fd, 0);
-        if (m == MAP_FAILED)
-            why = "cannot map the file";
-        else {
-            f->mapping = m;
-            f->base = m;
-            why = file_parse(e, kind, f);
-        }
+    const char *why = plat_map_file(path, 16, &f->mapping);
+    if (!why) {
+        f->base = f->mapping.data;
+        f->size = f->mapping.size;
+        why = file_parse(e, kind, f);
     }
-    if (fd >= 0)
-        close(fd);
     if (why) {
         file_release(f);
         report_broken(e, kind, why);
@@ -653,6 +624,8 @@ void tbfile_free(void)
     memset(TB.hash, 0, sizeof TB.hash);
 }
 
+static void add_dir_entry(const char *name, void *dir) { entry_add(name, *(const int *)dir); }
+
 int tbfile_init(const char *path)
 {
     static bool indexed;
@@ -663,7 +636,7 @@ int tbfile_init(const char *path)
     if (!path || !*path || !strcmp(path, "<empty>"))
         return 0;
     for (const char *p = path; *p;) {
-        const char *q = strchr(p, TB_PATH_SEP);
+        const char *q = strchr(p, plat_path_list_separator());
         size_t len = q ? (size_t)(q - p) : strlen(p);
         if (len > 0 && len < 2048) {
             char **dirs = realloc(TB.dirs, (size_t)(TB.dir_count + 1) * sizeof *dirs);
@@ -679,15 +652,8 @@ int tbfile_init(const char *path)
         }
         p += len + (q != NULL);
     }
-    for (int i = 0; i < TB.dir_count; i++) {
-        DIR *d = opendir(TB.dirs[i]);
-        if (!d)
-            continue;
-        struct dirent *de;
-        while ((de = readdir(d)) != NULL)
-            entry_add(de->d_name, i);
-        closedir(d);
-    }
+    for (int i = 0; i < TB.dir_count; i++)
+        plat_list_dir(TB.dirs[i], add_dir_entry, &i);
     return TB.files[TB_WDL];
 }
 

@@ -8,6 +8,7 @@
 #include <stdatomic.h>
 #include <stddef.h>
 
+#include "../../movegen/platform/platform.h"
 #include "tbfile.h"
 
 /* The flags byte of each (file, side) of a table. */
@@ -45,8 +46,8 @@ typedef struct {
 
 typedef struct {
     atomic_int state;
-    void *mapping; /* the mapped file, as munmap takes it */
-    const uint8_t *base;
+    PlatMapping mapping; /* the mapped file */
+    const uint8_t *base; /* mapping.data, size mapping.size, while mapped */
     size_t size;
     int files, sides;
     size_t map, map_end; /* DTZ maps */

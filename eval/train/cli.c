@@ -11,22 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <time.h>
-#include <unistd.h>
 
 #include "../../movegen/records/viriformat.h"
 #include "../../movegen/util.h"
 #include "../eval.h"
 
-static double clock_seconds(clockid_t id)
-{
-    struct timespec ts;
-    clock_gettime(id, &ts);
-    return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
-
-static double now_seconds(void) { return clock_seconds(CLOCK_MONOTONIC); }
+static double now_seconds(void) { return plat_seconds(); }
 
 /* ---- The program: options ----------------------------------------------- */
 
@@ -614,7 +604,7 @@ static int train_run(Run *r, double t_start)
         memcpy(r->net.net.w, r->init.w, r->net.net.n * sizeof(float));
     State st = {0};
     snprintf(path, sizeof path, "%s/checkpoint.bin", o->out);
-    if (access(path, F_OK) == 0) {
+    if (plat_file_exists(path)) {
         if ((status = ckpt_read(path, &settings, &st, &r->net)) != 0)
             return status;
         printf("resuming from %s after epoch %u of %d\n", path, st.epoch, o->epochs);
@@ -651,7 +641,7 @@ static int train_run(Run *r, double t_start)
      * over the training set. */
     uint64_t pass = UINT64_MAX;
     for (int epoch = (int)st.epoch + 1; epoch <= o->epochs; epoch++) {
-        double t0 = now_seconds(), c0 = clock_seconds(CLOCK_PROCESS_CPUTIME_ID), loss = 0, lr = 0;
+        double t0 = now_seconds(), c0 = (double)cpu_ms() / 1000.0, loss = 0, lr = 0;
         for (uint64_t k = 0, left = esize; k < steps; k++) {
             size_t nb = (size_t)(left < batch ? left : batch);
             for (size_t i = 0; i < nb; i++, st.stream++) {
@@ -667,7 +657,7 @@ static int train_run(Run *r, double t_start)
             st.step = r->net.step;
             left -= nb;
         }
-        double dt = now_seconds() - t0, dc = clock_seconds(CLOCK_PROCESS_CPUTIME_ID) - c0;
+        double dt = now_seconds() - t0, dc = (double)cpu_ms() / 1000.0 - c0;
         double vloss = train_net_loss(&r->net.net, r->val.pos, r->val.n, o->threads);
         st.epoch = (uint32_t)epoch;
         /* Positions per second of wall time and per second of CPU time (one

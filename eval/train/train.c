@@ -21,7 +21,7 @@ static float sigmoidf(float x) { return 1.0f / (1.0f + expf(-x)); }
 static void *alloc_floats(size_t n)
 {
     size_t bytes = (n * sizeof(float) + 63) / 64 * 64;
-    void *p = aligned_alloc(64, bytes ? bytes : 64);
+    void *p = plat_aligned_alloc(64, bytes ? bytes : 64);
     if (p)
         memset(p, 0, bytes);
     return p;
@@ -189,7 +189,7 @@ bool train_net_init(TrainNet *net, int hidden, int buckets, uint64_t seed)
 
 void train_net_free(TrainNet *net)
 {
-    free(net->w);
+    plat_aligned_free(net->w);
     net->w = NULL;
 }
 
@@ -325,10 +325,10 @@ bool train_opt_init(TrainOpt *o, int hidden, int buckets, int threads, uint64_t 
 void train_opt_free(TrainOpt *o)
 {
     train_net_free(&o->net);
-    free(o->m);
-    free(o->v);
+    plat_aligned_free(o->m);
+    plat_aligned_free(o->v);
     for (int t = 0; t < TRAIN_MAX_THREADS; t++)
-        free(o->grad[t]);
+        plat_aligned_free(o->grad[t]);
     memset(o, 0, sizeof *o);
 }
 

@@ -11,8 +11,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
 #include "../../movegen/records/packed.h"
 #include "../../movegen/util.h"
@@ -435,10 +433,9 @@ static void load_file(const char *path, DataSet *d, size_t *dead)
     FILE *f = fopen(path, "rb");
     if (!f)
         fail("cannot open %s: %s", path, strerror(errno));
-    struct stat st;
-    if (fstat(fileno(f), &st) || !S_ISREG(st.st_mode))
+    long long size = (long long)plat_file_size(path);
+    if (size < 0)
         fail("cannot read %s: not a regular file", path);
-    long long size = (long long)st.st_size;
     if (size == 0 || size % PACKED_SIZE)
         fail("%s: size %lld bytes is not a positive multiple of %d (one packed record)", path, size,
              PACKED_SIZE);
