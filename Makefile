@@ -127,7 +127,7 @@ TRAIN_MAIN_OBJ := $(TRAIN_MAIN_SRC:%.c=$(BUILD)/%.o)
 TRAIN_EXE ?= rokade-train
 TEST_SRC := $(wildcard tests/test_*.c)
 
-.PHONY: FORCE test-nnue-layout test-tunable all tune train tune-sample magics debug cppcheck lint stress sanitize tsan test-tsan fuzz fuzz-toolchain fuzz-bins fuzz-run test test-sanitize test-run test-bins-run test-debug werror format-check format perft perft-quick bench perft-speed clean
+.PHONY: FORCE test-cross cross-tools test-nnue-layout test-tunable all tune train tune-sample magics debug cppcheck lint stress sanitize tsan test-tsan fuzz fuzz-toolchain fuzz-bins fuzz-run test test-sanitize test-run test-bins-run test-debug werror format-check format perft perft-quick bench perft-speed clean
 
 all: $(EXE)
 
@@ -411,6 +411,22 @@ test-tunable: $(EXE)
 	$(MAKE) TUNE=1 BUILD=build/tunable EXE=build/tunable/rokade build/tunable/rokade
 	ROKADE=./$(EXE) ROKADE_TUNABLE=./build/tunable/rokade sh tests/tunable_test.sh
 
+# The builds for Windows (mingw-w64) and ARM64, and the AVX2 level, checked
+# under Wine, qemu-aarch64 and qemu-x86_64 (tests/cross_test.sh): the UCI
+# session, bench against the native build, perft, Syzygy, the CPU check.
+CROSS_BUILDS := build/cross-windows/rokade.exe build/cross-arm64/rokade build/cross-avx2/rokade
+test-cross: $(EXE) cross-tools
+	$(MAKE) TARGET=windows ARCH=x86-64-avx2 BUILD=build/cross-windows \
+	  EXE=build/cross-windows/rokade.exe build/cross-windows/rokade.exe
+	$(MAKE) TARGET=linux-arm64 BUILD=build/cross-arm64 EXE=build/cross-arm64/rokade \
+	  build/cross-arm64/rokade
+	$(MAKE) ARCH=x86-64-avx2 BUILD=build/cross-avx2 EXE=build/cross-avx2/rokade build/cross-avx2/rokade
+	ROKADE=./$(EXE) sh tests/cross_test.sh
+
+cross-tools:
+	@for t in x86_64-w64-mingw32-gcc aarch64-linux-gnu-gcc wine qemu-aarch64 qemu-x86_64; do \
+	  command -v $$t >/dev/null 2>&1 || { echo "error: $$t is missing: run sh .ci/provision (as root), or apt-get install gcc-mingw-w64-x86-64 gcc-aarch64-linux-gnu libc6-dev-arm64-cross wine wine64 qemu-user"; exit 1; }; done
+
 # The full test command (CI): the format check and cppcheck, the -Werror
 # builds (gcc and clang), unit and CLI tests and the bench signature, then
 # the tests again under ASan+UBSan with assertions on (-O1 -g without NDEBUG:
@@ -426,6 +442,7 @@ test:
 	$(MAKE) -j2 test-nnue-layout
 	$(MAKE) -j2 test-tunable
 	ROKADE=./rokade sh tests/bench_check.sh
+	$(MAKE) -j2 test-cross
 	$(MAKE) -j2 sanitize
 	$(MAKE) -j2 test-tsan
 	$(MAKE) -j2 fuzz-run

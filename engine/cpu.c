@@ -89,6 +89,9 @@ static uint64_t xgetbv0(void)
     return (uint64_t)hi << 32 | lo;
 }
 
+/* feature when bit n of a cpuid register is set, else 0. */
+static uint32_t has(unsigned reg, int n, uint32_t feature) { return (reg >> n & 1u) ? feature : 0; }
+
 uint32_t cpu_features(void)
 {
     unsigned a, b, c, d;
@@ -96,49 +99,49 @@ uint32_t cpu_features(void)
     if (!__get_cpuid(1, &a, &b, &c, &d))
         return 0;
     const unsigned ecx1 = c;
-    f |= ecx1 & 1u << 0 ? CPU_SSE3 : 0;
-    f |= ecx1 & 1u << 9 ? CPU_SSSE3 : 0;
-    f |= ecx1 & 1u << 19 ? CPU_SSE41 : 0;
-    f |= ecx1 & 1u << 20 ? CPU_SSE42 : 0;
-    f |= ecx1 & 1u << 22 ? CPU_MOVBE : 0;
-    f |= ecx1 & 1u << 23 ? CPU_POPCNT : 0;
+    f |= has(ecx1, 0, CPU_SSE3);
+    f |= has(ecx1, 9, CPU_SSSE3);
+    f |= has(ecx1, 19, CPU_SSE41);
+    f |= has(ecx1, 20, CPU_SSE42);
+    f |= has(ecx1, 22, CPU_MOVBE);
+    f |= has(ecx1, 23, CPU_POPCNT);
     /* AVX's registers must be saved by the system (OSXSAVE, XCR0 bits 1-2),
      * AVX-512's too (bits 5-7). */
-    const uint64_t xcr0 = ecx1 & 1u << 27 ? xgetbv0() : 0;
+    const uint64_t xcr0 = has(ecx1, 27, 1) ? xgetbv0() : 0;
     const bool os_avx = (xcr0 & 0x6) == 0x6, os_avx512 = (xcr0 & 0xE6) == 0xE6;
     if (os_avx) {
-        f |= ecx1 & 1u << 28 ? CPU_AVX : 0;
-        f |= ecx1 & 1u << 12 ? CPU_FMA : 0;
-        f |= ecx1 & 1u << 29 ? CPU_F16C : 0;
+        f |= has(ecx1, 28, CPU_AVX);
+        f |= has(ecx1, 12, CPU_FMA);
+        f |= has(ecx1, 29, CPU_F16C);
     }
     unsigned max = __get_cpuid_max(0, NULL);
     if (max >= 7) {
         __cpuid_count(7, 0, a, b, c, d);
-        f |= b & 1u << 3 ? CPU_BMI1 : 0;
-        f |= b & 1u << 8 ? CPU_BMI2 : 0;
+        f |= has(b, 3, CPU_BMI1);
+        f |= has(b, 8, CPU_BMI2);
         if (os_avx)
-            f |= b & 1u << 5 ? CPU_AVX2 : 0;
+            f |= has(b, 5, CPU_AVX2);
         if (os_avx512) {
-            f |= b & 1u << 16 ? CPU_AVX512F : 0;
-            f |= b & 1u << 17 ? CPU_AVX512DQ : 0;
-            f |= b & 1u << 21 ? CPU_AVX512IFMA : 0;
-            f |= b & 1u << 28 ? CPU_AVX512CD : 0;
-            f |= b & 1u << 30 ? CPU_AVX512BW : 0;
-            f |= b & 1u << 31 ? CPU_AVX512VL : 0;
-            f |= c & 1u << 1 ? CPU_AVX512VBMI : 0;
-            f |= c & 1u << 6 ? CPU_AVX512VBMI2 : 0;
-            f |= c & 1u << 11 ? CPU_AVX512VNNI : 0;
-            f |= c & 1u << 12 ? CPU_AVX512BITALG : 0;
-            f |= c & 1u << 14 ? CPU_AVX512VPOPCNTDQ : 0;
+            f |= has(b, 16, CPU_AVX512F);
+            f |= has(b, 17, CPU_AVX512DQ);
+            f |= has(b, 21, CPU_AVX512IFMA);
+            f |= has(b, 28, CPU_AVX512CD);
+            f |= has(b, 30, CPU_AVX512BW);
+            f |= has(b, 31, CPU_AVX512VL);
+            f |= has(c, 1, CPU_AVX512VBMI);
+            f |= has(c, 6, CPU_AVX512VBMI2);
+            f |= has(c, 11, CPU_AVX512VNNI);
+            f |= has(c, 12, CPU_AVX512BITALG);
+            f |= has(c, 14, CPU_AVX512VPOPCNTDQ);
         }
         if (os_avx && a >= 1) {
             unsigned a1, b1, c1, d1;
             __cpuid_count(7, 1, a1, b1, c1, d1);
-            f |= a1 & 1u << 4 ? CPU_AVXVNNI : 0;
+            f |= has(a1, 4, CPU_AVXVNNI);
         }
     }
     if (__get_cpuid(0x80000001u, &a, &b, &c, &d))
-        f |= c & 1u << 5 ? CPU_LZCNT : 0;
+        f |= has(c, 5, CPU_LZCNT);
     return f;
 }
 

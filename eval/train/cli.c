@@ -560,7 +560,7 @@ static int train_run(Run *r, double t_start)
 {
     Options *o = &r->opt;
     char path[4096], err[4400];
-    if (!o->out || (mkdir(o->out, 0777) != 0 && errno != EEXIST))
+    if (!o->out || !plat_make_dir(o->out))
         return bad("cannot make the directory %s: %s", o->out, strerror(errno));
 
     /* 1. The starting net (before the data, whose reading takes long), then

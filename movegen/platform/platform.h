@@ -96,6 +96,9 @@ void plat_unmap_file(PlatMapping *m);
  * false when the directory cannot be read. */
 bool plat_list_dir(const char *dir, void (*fn)(const char *name, void *ctx), void *ctx);
 
+/* Makes the directory path; true when it was made or was already there,
+ * false (errno set) otherwise. */
+bool plat_make_dir(const char *path);
 /* The size of the regular file at path, or -1 when there is none (or it is
  * a directory or device). */
 int64_t plat_file_size(const char *path);

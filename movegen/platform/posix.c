@@ -187,6 +187,8 @@ bool plat_list_dir(const char *dir, void (*fn)(const char *name, void *ctx), voi
     return true;
 }
 
+bool plat_make_dir(const char *path) { return mkdir(path, 0777) == 0 || errno == EEXIST; }
+
 int64_t plat_file_size(const char *path)
 {
     struct stat st;

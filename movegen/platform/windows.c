@@ -224,6 +224,14 @@ bool plat_list_dir(const char *dir, void (*fn)(const char *name, void *ctx), voi
     return true;
 }
 
+bool plat_make_dir(const char *path)
+{
+    if (CreateDirectoryA(path, NULL) || GetLastError() == ERROR_ALREADY_EXISTS)
+        return true;
+    errno = GetLastError() == ERROR_PATH_NOT_FOUND ? ENOENT : EACCES;
+    return false;
+}
+
 int64_t plat_file_size(const char *path)
 {
     WIN32_FILE_ATTRIBUTE_DATA a;
