@@ -86,6 +86,14 @@ endif
 ifdef NNUE_HIDDEN
   override CFLAGS += -DNNUE_HIDDEN=$(NNUE_HIDDEN)
 endif
+# NNUE_SIMD=portable: the net's kernels in plain C whatever the CPU
+# (eval/nnue/simd.h), the floor that the SIMD versions are tested and
+# measured against.
+ifeq ($(NNUE_SIMD),portable)
+  override CFLAGS += -DNNUE_SIMD_PORTABLE
+else ifneq ($(NNUE_SIMD),)
+  $(error unknown NNUE_SIMD=$(NNUE_SIMD): use portable, or leave it out)
+endif
 # NNUE_KING_LAYOUT=N: a build for nets of another input layout
 # (eval/nnue/features.h: 1 one bucket, the nets up to ft12h; 4 king buckets
 # on the mirrored board; 5, the default, king buckets unmirrored), engine and
@@ -127,7 +135,7 @@ TRAIN_MAIN_OBJ := $(TRAIN_MAIN_SRC:%.c=$(BUILD)/%.o)
 TRAIN_EXE ?= rokade-train
 TEST_SRC := $(wildcard tests/test_*.c)
 
-.PHONY: FORCE test-cross cross-tools test-nnue-layout test-tunable all tune train tune-sample magics debug cppcheck lint stress sanitize tsan test-tsan fuzz fuzz-toolchain fuzz-bins fuzz-run test test-sanitize test-run test-bins-run test-debug werror format-check format perft perft-quick bench perft-speed clean
+.PHONY: FORCE release test-simd test-cross cross-tools test-nnue-layout test-tunable all tune train tune-sample magics debug cppcheck lint stress sanitize tsan test-tsan fuzz fuzz-toolchain fuzz-bins fuzz-run test test-sanitize test-run test-bins-run test-debug werror format-check format perft perft-quick bench perft-speed clean
 
 all: $(EXE)
 
@@ -323,6 +331,12 @@ $(BUILD)/tests/%: tests/%.c tests/harness.h $(HARNESS_OBJ) $(LIB_OBJ) | criterio
 	@mkdir -p $(dir $@)
 	$(CC) $(CFLAGS) $(LDFLAGS) -o $@ $< $(HARNESS_OBJ) $(LIB_OBJ) -lcriterion $(LDLIBS)
 
+# A test program without Criterion (tests/standalone.h), for where Criterion
+# cannot run: under qemu-user and Wine (make test-cross).
+$(BUILD)/tests/standalone/%$(EXE_EXT): tests/%.c tests/standalone.h $(LIB_OBJ)
+	@mkdir -p $(dir $@)
+	$(CC) $(CFLAGS) -DTEST_STANDALONE $(LDFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS)
+
 # The trainer's tests call its functions: they link its object too.
 $(BUILD)/tests/test_train: tests/test_train.c tests/harness.h $(HARNESS_OBJ) $(TRAIN_OBJ) \
                            $(LIB_OBJ) | criterion
@@ -414,18 +428,41 @@ test-tunable: $(EXE)
 # The builds for Windows (mingw-w64) and ARM64, and the AVX2 level, checked
 # under Wine, qemu-aarch64 and qemu-x86_64 (tests/cross_test.sh): the UCI
 # session, bench against the native build, perft, Syzygy, the CPU check.
-CROSS_BUILDS := build/cross-windows/rokade.exe build/cross-arm64/rokade build/cross-avx2/rokade
+# With each engine its SIMD test (tests/test_simd.c, without Criterion):
+# AVX2 under Wine, NEON under qemu.
 test-cross: $(EXE) cross-tools
 	$(MAKE) TARGET=windows ARCH=x86-64-avx2 BUILD=build/cross-windows \
-	  EXE=build/cross-windows/rokade.exe build/cross-windows/rokade.exe
+	  EXE=build/cross-windows/rokade.exe build/cross-windows/rokade.exe \
+	  build/cross-windows/tests/standalone/test_simd.exe
 	$(MAKE) TARGET=linux-arm64 BUILD=build/cross-arm64 EXE=build/cross-arm64/rokade \
-	  build/cross-arm64/rokade
+	  build/cross-arm64/rokade build/cross-arm64/tests/standalone/test_simd
 	$(MAKE) ARCH=x86-64-avx2 BUILD=build/cross-avx2 EXE=build/cross-avx2/rokade build/cross-avx2/rokade
 	ROKADE=./$(EXE) sh tests/cross_test.sh
+
+# The SIMD layer's versions that the native build does not compile, each
+# with tests/test_simd.c against scalar code (the native one is in
+# test-run, AVX2 under Wine and NEON under qemu in test-cross): SSE2
+# (ARCH=x86-64), SSE4.1 (its float sum takes SSE3), AVX2, and the portable
+# code (NNUE_SIMD=portable); AVX2 is skipped, and said so, on a CPU without
+# it.
+SIMD_BUILDS := simd-sse2:x86-64: simd-sse41:x86-64-sse41-popcnt: simd-avx2:x86-64-avx2: \
+               simd-portable:x86-64:portable
+test-simd: criterion
+	@for b in $(SIMD_BUILDS); do dir=build/$${b%%:*}; rest=$${b#*:}; arch=$${rest%%:*}; simd=$${rest#*:}; \
+	  $(MAKE) --no-print-directory OPT="-O2" ARCH=$$arch NNUE_SIMD=$$simd BUILD=$$dir \
+	    $$dir/tests/test_simd >/dev/null || exit 1; done
+	@for b in $(SIMD_BUILDS); do dir=build/$${b%%:*}; echo "== $$dir/tests/test_simd"; \
+	  case $$b in *avx2*) grep -qw avx2 /proc/cpuinfo || { echo "skipped: this CPU has no AVX2"; continue; };; esac; \
+	  ./$$dir/tests/test_simd --jobs 2 || exit 1; done
 
 cross-tools:
 	@for t in x86_64-w64-mingw32-gcc aarch64-linux-gnu-gcc wine qemu-aarch64 qemu-x86_64; do \
 	  command -v $$t >/dev/null 2>&1 || { echo "error: $$t is missing: run sh .ci/provision (as root), or apt-get install gcc-mingw-w64-x86-64 gcc-aarch64-linux-gnu libc6-dev-arm64-cross wine wine64 qemu-user"; exit 1; }; done
+
+# Every released binary into dist/ with SHA256SUMS, each one's bench checked
+# where it runs (bench/release.sh; README.md, "Download or build").
+release:
+	sh bench/release.sh dist
 
 # The full test command (CI): the format check and cppcheck, the -Werror
 # builds (gcc and clang), unit and CLI tests and the bench signature, then
@@ -442,6 +479,7 @@ test:
 	$(MAKE) -j2 test-nnue-layout
 	$(MAKE) -j2 test-tunable
 	ROKADE=./rokade sh tests/bench_check.sh
+	$(MAKE) -j2 test-simd
 	$(MAKE) -j2 test-cross
 	$(MAKE) -j2 sanitize
 	$(MAKE) -j2 test-tsan

@@ -16,12 +16,15 @@
 
 #include "../bench/bench.h"
 #include "../eval/eval.h"
+#include "../eval/nnue/nnue.h"
 #include "../eval/syzygy/tbprobe.h"
+#include "../movegen/attacks.h"
 #include "../movegen/movegen.h"
 #include "../movegen/notation.h"
 #include "../movegen/util.h"
 #include "../perft/perft.h"
 #include "../search/search.h"
+#include "cpu.h"
 #include "datagen.h"
 #include "engine.h"
 #include "options.h"
@@ -541,6 +544,38 @@ static void cmd_setoption(Engine *e, Tokens *t)
 /* ------------------------------------------------------------------------ */
 /* Bench and datagen                                                        */
 
+/* version: what this binary is, and which build suits this CPU best. */
+static void cmd_version(Engine *e, Tokens *t)
+{
+    (void)e;
+    (void)t;
+#if defined(__clang__)
+    const char *cc = "clang " __clang_version__;
+#elif defined(__GNUC__)
+    const char *cc = "gcc " __VERSION__;
+#else
+    const char *cc = "an unknown compiler";
+#endif
+    uci_print("Rokade %s for %s, level %s, built by %s", ROKADE_VERSION, plat_system_name(),
+              cpu_build_arch, cc);
+    char uses[600] = "";
+    size_t len = 0;
+    for (int i = 0; i < CPU_FEATURE_COUNT && len < sizeof uses; i++)
+        if (cpu_build_needs & 1u << i)
+            len += (size_t)snprintf(uses + len, sizeof uses - len, "%s%s", len ? " " : "",
+                                    cpu_feature_name(1u << i));
+#ifdef USE_PEXT
+    const char *sliders = "PEXT";
+#else
+    const char *sliders = "magic bitboards";
+#endif
+    uci_print("  instructions: %s; net kernels: %s; sliders: %s", *uses ? uses : "baseline",
+              nnue_simd_name(), sliders);
+    const uint32_t have = cpu_features();
+    if (have)
+        uci_print("  this CPU: the %s build suits it best", cpu_best_level(have));
+}
+
 static void cmd_bench(Engine *e, Tokens *t)
 {
     (void)e;
@@ -747,6 +782,8 @@ static const Command Commands[] = {
      "self-play training data, or an OpenBench PGN converted ('datagen help' for details)"},
     {"genfens", cmd_genfens, false, "genfens N seed S book <file|None> [frc P] [random N]",
      "N opening FENs for OpenBench's datagen, from the seed alone"},
+    {"version", cmd_version, true, "version",
+     "the version, system and instruction-set level of this build, and the best for this CPU"},
     {"help", cmd_help, true, "help", "this text"},
 };
 

@@ -13,6 +13,7 @@
 #include <stdatomic.h>
 
 #include "../eval/eval.h"
+#include "../movegen/platform/platform.h"
 #include "history.h"
 #include "level.h"
 #include "search.h"
@@ -22,7 +23,7 @@
 /* A build without threads (the browser's single-threaded WebAssembly): the
  * one searcher is the caller, inside search_start, and a search that only
  * `stop` could end is limited to SEARCH_INLINE_MS instead. */
-#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+#ifdef PLAT_NO_THREADS
 #define SEARCH_INLINE
 enum { SEARCH_INLINE_MS = 10000 };
 #endif

@@ -217,5 +217,17 @@ if "$ROKADE" uci quit 2>/dev/null | grep -q 'option name EvalFile.*default <buil
     fi
 fi
 
+# version: the one version of engine/version.h, as `id name` gives it, and
+# what the build is made of.
+want=$(sed -n 's/^#define ROKADE_VERSION "\(.*\)"/\1/p' engine/version.h)
+out=$("$ROKADE" version 2>&1)
+if has_match "$out" "^Rokade $want for [a-z]+, level [a-z0-9-]+, built by " &&
+    has_match "$out" '^  instructions: .*; net kernels: [a-z0-9-]+; sliders: (PEXT|magic bitboards)$' &&
+    has_line "$(uci uci)" "id name Rokade $want"; then
+    ok
+else
+    bad "version and id name give engine/version.h's $want" "$out"
+fi
+
 echo "cli_test: $pass passed, $fail failed"
 [ "$fail" -eq 0 ]

@@ -7,7 +7,9 @@
 #   build/cross-arm64/rokade        (armv8, NEON) under qemu-aarch64
 # and the CPU check: the x86-64-avx2 Linux build on an emulated CPU without
 # AVX2 (qemu-x86_64 -cpu Nehalem) must refuse in one line and exit 1, and
-# run on an emulated Haswell.
+# run on an emulated Haswell. With each engine its SIMD test
+# (tests/test_simd.c built without Criterion, tests/standalone.h): AVX2
+# under Wine, NEON under qemu, against scalar code.
 # ROKADE: the native engine (its bench is the reference). SYZYGY: the
 # tables (default ../shared/data/syzygy; the probes are skipped without).
 set -u
@@ -38,12 +40,22 @@ echo "== Windows x86-64 (x86-64-avx2) under $(wine --version 2>/dev/null)"
 # shellcheck disable=SC2086
 if $PY tests/cross_check.py --runner wine --engine build/cross-windows/rokade.exe --bench "$want" \
     $syz --path-sep ';' --windows-paths --slow 2; then ok "windows"; else bad "windows"; fi
+simd_test() { # name, runner, program: the SIMD test without Criterion (tests/standalone.h)
+    out=$("$2" "$3" 2>&1)
+    status=$?
+    printf '%s\n' "$out" | grep -E '^(test_simd|\[(FAIL|SKIP|====)\])'
+    if [ "$status" = 0 ] && ! printf '%s\n' "$out" | grep -q '^\[SKIP\]'; then ok "$1"; else
+        bad "$1: status $status"; fi
+}
+simd_test "windows: test_simd" wine build/cross-windows/tests/standalone/test_simd.exe
 wineserver -k 2>/dev/null
 
 echo "== Linux ARM64 (armv8) under $(qemu-aarch64 --version | head -n 1)"
 # shellcheck disable=SC2086
 if $PY tests/cross_check.py --runner qemu-aarch64 --engine build/cross-arm64/rokade --bench "$want" \
     $syz --path-sep ':' --perft-depth 2 --syzygy-count 12 --slow 6; then ok "arm64"; else bad "arm64"; fi
+
+simd_test "arm64: test_simd" qemu-aarch64 build/cross-arm64/tests/standalone/test_simd
 
 echo "== the CPU check: x86-64-avx2 on an emulated Nehalem (SSE4.2, no AVX) and Haswell"
 out=$(qemu-x86_64 -cpu Nehalem build/cross-avx2/rokade uci 2>&1)

@@ -251,7 +251,7 @@ Test(eval, the_nets_evaluation_is_scaled)
     char err[200];
     NnueNet *net = nnue_net_load(data, size, err, sizeof err);
     cr_assert_not_null(net, "%s", err);
-    NnueStack *st = malloc(sizeof *st);
+    NnueStack *st = aligned_alloc(64, sizeof *st); /* its members are 64-byte aligned */
     Position *pos = calloc(1, sizeof *pos);
     cr_assert(st && pos);
     static const char *const Fens[] = {

@@ -338,7 +338,7 @@ Test(nnue, incremental_equals_scratch_along_random_games, .timeout = 120)
     size_t size;
     uint8_t *data = random_net(3, 100, 8, &size);
     NnueNet *net = load(data, size);
-    NnueStack *st = malloc(sizeof *st);
+    NnueStack *st = aligned_alloc(64, sizeof *st); /* its members are 64-byte aligned */
     cr_assert_not_null(st);
     uint64_t rng = 0xACC;
     int castlings = 0, eps = 0, promotions = 0;
@@ -401,7 +401,7 @@ Test(nnue, refresh_from_the_cache_equals_scratch)
     size_t size;
     uint8_t *data = random_net(11, 100, 8, &size);
     NnueNet *net = load(data, size);
-    NnueStack *st = malloc(sizeof *st);
+    NnueStack *st = aligned_alloc(64, sizeof *st); /* its members are 64-byte aligned */
     cr_assert_not_null(st);
     static const char *const fen = "4k2r/1P3ppp/8/3q4/8/8/5PPP/R3K2R w KQk - 0 1";
     /* White's king: e1 -> f1 -> e1 -> e2 -> e1 -> f1 -> g1 -> f1 -> e1,

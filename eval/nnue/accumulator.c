@@ -5,6 +5,25 @@
 
 #include "../../movegen/bitboard.h"
 #include "net.h"
+#include "simd.h"
+
+/* The kernels, over the SIMD layer's int16 operations (simd.h). The sums
+ * wrap in int16, so the order of the rows does not change the result: it
+ * is exact whenever the final accumulator fits, which net.h ensures. An
+ * accumulator is taken a tile at a time, TILE_VECS vectors kept in
+ * registers across every row that is added to it or taken off. */
+enum {
+    ACC_VECS = H / VI16_LANES,
+    TILE_VECS = ACC_VECS <= VI16_REGS             ? ACC_VECS
+                : ACC_VECS % VI16_REGS == 0       ? VI16_REGS
+                : ACC_VECS % (VI16_REGS / 2) == 0 ? VI16_REGS / 2
+                : ACC_VECS % (VI16_REGS / 4) == 0 ? VI16_REGS / 4
+                                                  : 1,
+    TILE = TILE_VECS * VI16_LANES,
+};
+/* (cppcheck, not knowing the SIMD layer's lanes, takes them for one.) */
+/* cppcheck-suppress moduloofone */
+_Static_assert(H % VI16_LANES == 0 && H % TILE == 0, "an accumulator is whole tiles");
 
 /* The weight rows of perspective c whose king stands on ksq. */
 static inline const int16_t *row(const NnueNet *net, int c, int ksq, PieceSq ps)
@@ -12,59 +31,81 @@ static inline const int16_t *row(const NnueNet *net, int c, int ksq, PieceSq ps)
     return net->ft_weight[nnue_feature(c, ksq, ps.piece, ps.sq)];
 }
 
-void nnue_refresh(const NnueNet *net, const Position *pos, int persp, int16_t *acc)
+/* dst = src + the n_on rows of on - the n_off rows of off, and the same
+ * into dst2 unless it is NULL; dst may be src (each tile is read whole
+ * before it is written). The refreshes' kernel, and update()'s for the
+ * rare deltas. */
+static inline void add_rows(int16_t *dst, int16_t *restrict dst2, const int16_t *src,
+                            const int16_t *const *on, int n_on, const int16_t *const *off,
+                            int n_off)
 {
-    const int ksq = pos_king_sq(pos, persp);
-    memcpy(acc, net->ft_bias, sizeof net->ft_bias);
-    for (bitboard_t b = pos_occupied(pos); b; b &= b - 1) {
-        const int sq = lsb(b);
-        const int16_t *w = net->ft_weight[nnue_feature(persp, ksq, pos->board[sq], sq)];
-        for (int i = 0; i < H; i++)
-            acc[i] = (int16_t)(acc[i] + w[i]);
+    for (int t = 0; t < H; t += TILE) {
+        vi16 r[TILE_VECS];
+        for (int j = 0; j < TILE_VECS; j++)
+            r[j] = vi16_load(src + (t + j * VI16_LANES));
+        for (int k = 0; k < n_on; k++)
+            for (int j = 0; j < TILE_VECS; j++)
+                r[j] = vi16_add(r[j], vi16_load(on[k] + (t + j * VI16_LANES)));
+        for (int k = 0; k < n_off; k++)
+            for (int j = 0; j < TILE_VECS; j++)
+                r[j] = vi16_sub(r[j], vi16_load(off[k] + (t + j * VI16_LANES)));
+        for (int j = 0; j < TILE_VECS; j++)
+            vi16_store(dst + (t + j * VI16_LANES), r[j]);
+        if (dst2)
+            for (int j = 0; j < TILE_VECS; j++)
+                vi16_store(dst2 + (t + j * VI16_LANES), r[j]);
     }
 }
 
-/* dst = src + the rows put on - the rows taken off (the usual cases in one
- * pass each). Plain loops of a length known at compile time: the compiler
- * vectorizes and unrolls them completely, which the SIMD layer's loops
- * (simd.h) do not get. */
+void nnue_refresh(const NnueNet *net, const Position *pos, int persp, int16_t *acc)
+{
+    const int ksq = pos_king_sq(pos, persp);
+    const int16_t *rows[SQ_NB]; /* a FEN may hold more than 32 pieces */
+    int n = 0;
+    for (bitboard_t b = pos_occupied(pos); b; b &= b - 1) {
+        const int sq = lsb(b);
+        rows[n++] = net->ft_weight[nnue_feature(persp, ksq, pos->board[sq], sq)];
+    }
+    add_rows(acc, NULL, net->ft_bias, rows, n, NULL, 0);
+}
+
+/* dst = src + the rows put on - the rows taken off: a move and a capture
+ * (the usual cases) in one pass each, the others (castling, a null move)
+ * through add_rows. */
 static void update(const NnueNet *net, const PieceDelta *d, int c, int ksq,
                    const int16_t *restrict src, int16_t *restrict dst)
 {
     if (d->n_on == 1 && d->n_off == 1) {
         const int16_t *on = row(net, c, ksq, d->on[0]), *off = row(net, c, ksq, d->off[0]);
-        for (int i = 0; i < H; i++)
-            dst[i] = (int16_t)(src[i] + on[i] - off[i]);
+        for (int i = 0; i < H; i += VI16_LANES)
+            vi16_store(dst + i, vi16_sub(vi16_add(vi16_load(src + i), vi16_load(on + i)),
+                                         vi16_load(off + i)));
     } else if (d->n_on == 1 && d->n_off == 2) {
         const int16_t *on = row(net, c, ksq, d->on[0]), *off0 = row(net, c, ksq, d->off[0]),
                       *off1 = row(net, c, ksq, d->off[1]);
-        for (int i = 0; i < H; i++)
-            dst[i] = (int16_t)(src[i] + on[i] - off0[i] - off1[i]);
+        for (int i = 0; i < H; i += VI16_LANES) {
+            const vi16 v = vi16_add(vi16_load(src + i), vi16_load(on + i));
+            vi16_store(dst + i, vi16_sub(vi16_sub(v, vi16_load(off0 + i)), vi16_load(off1 + i)));
+        }
     } else {
-        memcpy(dst, src, sizeof(int16_t) * H);
-        for (int k = 0; k < d->n_on; k++) {
-            const int16_t *on = row(net, c, ksq, d->on[k]);
-            for (int i = 0; i < H; i++)
-                dst[i] = (int16_t)(dst[i] + on[i]);
-        }
-        for (int k = 0; k < d->n_off; k++) {
-            const int16_t *off = row(net, c, ksq, d->off[k]);
-            for (int i = 0; i < H; i++)
-                dst[i] = (int16_t)(dst[i] - off[i]);
-        }
+        const int16_t *on[2], *off[2];
+        for (int k = 0; k < d->n_on; k++)
+            on[k] = row(net, c, ksq, d->on[k]);
+        for (int k = 0; k < d->n_off; k++)
+            off[k] = row(net, c, ksq, d->off[k]);
+        add_rows(dst, NULL, src, on, d->n_on, off, d->n_off);
     }
 }
 
 /* Perspective c's accumulator of pos into dst, by way of the cache entry of
  * its king's index: the rows of the pieces that differ from the entry's are
- * added and taken off there (in pairs where they can be, so that no sum
- * holds more than 33 rows on the way), and the entry is then pos's. */
+ * added and taken off there, and the entry is then pos's. */
 static void refresh_cached(NnueStack *st, const Position *pos, int c, int16_t *restrict dst)
 {
     const NnueNet *net = st->net;
     const int ksq = pos_king_sq(pos, c);
     NnueCacheEntry *e = &st->cache[c][nnue_king_index(c, ksq)];
-    const int16_t *on[32], *off[32];
+    const int16_t *on[SQ_NB], *off[SQ_NB];
     int n_on = 0, n_off = 0;
     for (int pc = WHITE; pc <= BLACK; pc++)
         for (int pt = PAWN; pt <= KING; pt++) {
@@ -76,18 +117,7 @@ static void refresh_cached(NnueStack *st, const Position *pos, int c, int16_t *r
                 off[n_off++] = net->ft_weight[nnue_feature(c, ksq, piece, lsb(b))];
             e->pieces[pc][pt] = now;
         }
-    int16_t *restrict v = e->v;
-    int k = 0;
-    for (; k < n_on && k < n_off; k++)
-        for (int i = 0; i < H; i++)
-            v[i] = (int16_t)(v[i] + on[k][i] - off[k][i]);
-    for (int j = k; j < n_off; j++)
-        for (int i = 0; i < H; i++)
-            v[i] = (int16_t)(v[i] - off[j][i]);
-    for (int j = k; j < n_on; j++)
-        for (int i = 0; i < H; i++)
-            v[i] = (int16_t)(v[i] + on[j][i]);
-    memcpy(dst, v, sizeof e->v);
+    add_rows(e->v, dst, e->v, on, n_on, off, n_off);
 }
 
 void nnue_reset(NnueStack *st, const NnueNet *net, const Position *pos)

@@ -28,6 +28,8 @@ NnueNet *nnue_net_load_file(const char *path, char *err, size_t errlen);
 void nnue_net_free(NnueNet *net);
 /* Centipawns per logit unit (the file's scale). */
 int nnue_net_scale(const NnueNet *net);
+/* The SIMD layer's version in this build ("avx2", "neon", "portable", ...). */
+const char *nnue_simd_name(void);
 
 /* The net built into the program (eval/default.nnue, eval/embed.sh); NULL
  * when the build has none. */

@@ -144,8 +144,8 @@ void train_opt_free(TrainOpt *o);
  * summed loss. */
 double train_opt_step(TrainOpt *o, const TrainPos *const *batch, size_t n, double lr, double wd);
 
-/* The SIMD code compiled in (eval/nnue/simd.h): "avx512", "avx2",
- * "wasm-simd128" or "portable". */
+/* The SIMD code compiled in (eval/nnue/simd.h): "avx512", "avx2", "sse3",
+ * "sse2", "neon", "wasm-simd128" or "portable". */
 const char *train_simd_name(void);
 
 /* ---- The program -------------------------------------------------------- */

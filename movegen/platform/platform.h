@@ -26,6 +26,12 @@
 #define PLAT_PRINTF(f, a) __attribute__((format(printf, f, a)))
 #endif
 
+/* Defined on a system without threads (the browser's single-threaded
+ * WebAssembly build): the search then runs on the caller (search/thread.h). */
+#if defined(__EMSCRIPTEN__) && !defined(__EMSCRIPTEN_PTHREADS__)
+#define PLAT_NO_THREADS
+#endif
+
 /* The name of the system the build is for: "linux", "windows", "macos",
  * "wasm" or "posix". */
 const char *plat_system_name(void);
