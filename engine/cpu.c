@@ -55,7 +55,8 @@ static const struct {
 const char *cpu_best_level(uint32_t have)
 {
     for (size_t i = 0; i < sizeof Levels / sizeof Levels[0]; i++)
-        if ((Levels[i].needs & ~have) == 0)
+        if ((Levels[i].needs & ~have) == 0
+            && !((have & CPU_SLOW_PEXT) && (Levels[i].needs & CPU_BMI2)))
             return Levels[i].name;
     return "x86-64";
 }
@@ -98,7 +99,7 @@ uint32_t cpu_features(void)
     uint32_t f = 0;
     if (!__get_cpuid(1, &a, &b, &c, &d))
         return 0;
-    const unsigned ecx1 = c;
+    const unsigned ecx1 = c, eax1 = a;
     f |= has(ecx1, 0, CPU_SSE3);
     f |= has(ecx1, 9, CPU_SSSE3);
     f |= has(ecx1, 19, CPU_SSE41);
@@ -142,6 +143,18 @@ uint32_t cpu_features(void)
     }
     if (__get_cpuid(0x80000001u, &a, &b, &c, &d))
         f |= has(c, 5, CPU_LZCNT);
+    /* AMD's families 15h (Excavator) and 17h (Zen 1, Zen+ and Zen 2) have
+     * BMI2, but their PEXT is microcoded, some 18 cycles or more against
+     * one: magic bitboards are faster. */
+    const unsigned family = (eax1 >> 8 & 0xF) + ((eax1 >> 8 & 0xF) == 0xF ? (eax1 >> 20 & 0xFF) : 0);
+    char vendor[13];
+    __cpuid(0, a, b, c, d);
+    memcpy(vendor, &b, 4);
+    memcpy(vendor + 4, &d, 4);
+    memcpy(vendor + 8, &c, 4);
+    vendor[12] = '\0';
+    if ((f & CPU_BMI2) && (family == 0x15 || family == 0x17) && !strcmp(vendor, "AuthenticAMD"))
+        f |= CPU_SLOW_PEXT;
     return f;
 }
 

@@ -44,7 +44,10 @@ enum {
     CPU_AVX512BITALG = 1u << 22,
     CPU_AVX512VPOPCNTDQ = 1u << 23,
     CPU_AVXVNNI = 1u << 24,
-    CPU_FEATURE_COUNT = 25
+    CPU_FEATURE_COUNT = 25,
+    /* Not an instruction set: BMI2 is there but its PEXT is slow (AMD
+     * Excavator, Zen 1 and 2), so the best level is one without it. */
+    CPU_SLOW_PEXT = 1u << 25,
 };
 
 /* What this build's code may use (cpu_build.c, from the compiler's
@@ -57,7 +60,7 @@ uint32_t cpu_features(void);
 /* The name of one feature bit ("AVX2", "AVX-512 BW"). */
 const char *cpu_feature_name(uint32_t bit);
 /* The best of the released levels (x86-64-vnni512 ... x86-64) that a CPU
- * with these features runs. */
+ * with these features runs (with CPU_SLOW_PEXT, none that needs BMI2). */
 const char *cpu_best_level(uint32_t have);
 /* Whether a build that needs `needs` runs on a CPU that has `have`; if
  * not, the one line to print into buf ("info string error: this build

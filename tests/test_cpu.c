@@ -45,6 +45,8 @@ Test(cpu, the_best_level_of_a_cpu)
     cr_assert_str_eq(cpu_best_level(SSE41), "x86-64-sse41-popcnt");
     cr_assert_str_eq(cpu_best_level(AVX2 | CPU_FMA), "x86-64-avx2");
     cr_assert_str_eq(cpu_best_level(BMI2), "x86-64-bmi2");
+    /* Zen 1 and 2: BMI2 with a slow PEXT, so AVX2 without it. */
+    cr_assert_str_eq(cpu_best_level(BMI2 | CPU_SLOW_PEXT), "x86-64-avx2");
     cr_assert_str_eq(cpu_best_level(AVX512), "x86-64-avx512");
     cr_assert_str_eq(cpu_best_level(AVX512 | CPU_AVX512VNNI), "x86-64-vnni512");
     /* AVX-512 without BW (Knights Landing) gets AVX2's level. */
