@@ -146,7 +146,8 @@ uint32_t cpu_features(void)
     /* AMD's families 15h (Excavator) and 17h (Zen 1, Zen+ and Zen 2) have
      * BMI2, but their PEXT is microcoded, some 18 cycles or more against
      * one: magic bitboards are faster. */
-    const unsigned family = (eax1 >> 8 & 0xF) + ((eax1 >> 8 & 0xF) == 0xF ? (eax1 >> 20 & 0xFF) : 0);
+    const unsigned family = (eax1 >> 8 & 0xF)
+                            + ((eax1 >> 8 & 0xF) == 0xF ? (eax1 >> 20 & 0xFF) : 0);
     char vendor[13];
     __cpuid(0, a, b, c, d);
     memcpy(vendor, &b, 4);

@@ -234,7 +234,7 @@ static const Option Options[] = {
      "e1/e8",
      NULL, NULL},
     {"UCI_ShowWDL", OPTION_CHECK, 0, 0, 1, set_show_wdl, NULL,
-     "adds wdl W D L (per mille) to info lines", NULL, NULL},
+     "adds wdl W D L (per mille, the WDL model's chances) to info lines", NULL, NULL},
     {"Skill Level", OPTION_SPIN, LEVEL_FULL, 0, LEVEL_FULL, set_skill_level, NULL,
      "the play level; 20 = full strength, lower is weaker", NULL, NULL},
     {"UCI_LimitStrength", OPTION_CHECK, 0, 0, 1, set_limit_strength, NULL,

@@ -1,11 +1,11 @@
 /* UCI output of the search (report.h). */
 #include "report.h"
 
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "../eval/wdl.h"
 #include "../movegen/notation.h"
 #include "../movegen/score.h"
 #include "../movegen/util.h"
@@ -25,27 +25,30 @@ void report_free(UciReport *r)
     r->scratch = NULL;
 }
 
-void report_score(int score, char *buf, size_t len)
+void report_score(int score, const Position *root, char *buf, size_t len)
 {
     if (score >= SCORE_MATE_IN_MAX)
         snprintf(buf, len, "mate %d", (SCORE_MATE - score + 1) / 2);
     else if (score <= SCORE_MATED_IN_MAX)
         snprintf(buf, len, "mate -%d", (SCORE_MATE + score) / 2);
-    else
+    else if (is_decisive_score(score))
+        /* A tablebase result keeps its own form: SCORE_TB_WIN less the plies
+         * to the table's position, above every evaluation. */
         snprintf(buf, len, "cp %d", score);
+    else
+        snprintf(buf, len, "cp %d", wdl_normalize(score, wdl_material(root)));
 }
 
-void report_wdl(int score, char *buf, size_t len)
+void report_wdl(int score, const Position *root, char *buf, size_t len)
 {
-    /* A logistic model of the score: +-150 cp is about an even chance of a
-     * decisive result. */
-    double s = score > 2000 ? 2000 : score < -2000 ? -2000 : score;
-    int w = (int)(1000.0 / (1.0 + exp((150.0 - s) / 65.0)) + 0.5);
-    int l = (int)(1000.0 / (1.0 + exp((150.0 + s) / 65.0)) + 0.5);
-    if (score >= SCORE_MATE_IN_MAX)
-        w = 1000, l = 0;
-    if (score <= SCORE_MATED_IN_MAX)
-        w = 0, l = 1000;
+    int w, l;
+    if (pos_is_dead(root))
+        /* A dead position is a draw whatever is played (FIDE 5.2.2). */
+        w = 0, l = 0;
+    else if (is_decisive_score(score))
+        w = score > 0 ? 1000 : 0, l = score > 0 ? 0 : 1000;
+    else
+        wdl_of_score(score, wdl_material(root), &w, &l);
     snprintf(buf, len, " wdl %d %d %d", w, 1000 - w - l, l);
 }
 
@@ -53,12 +56,9 @@ static void on_line(void *ctx, const Position *root, const SearchLine *ln)
 {
     UciReport *r = ctx;
     char sc[32], wdl[48] = "", nps[40] = "";
-    report_score(ln->score, sc, sizeof sc);
-    /* A dead position is a draw whatever is played (FIDE 5.2.2). */
+    report_score(ln->score, root, sc, sizeof sc);
     if (r->show_wdl)
-        snprintf(wdl, sizeof wdl, " wdl 0 1000 0");
-    if (r->show_wdl && !pos_is_dead(root))
-        report_wdl(ln->score, wdl, sizeof wdl);
+        report_wdl(ln->score, root, wdl, sizeof wdl);
     /* A speed only when some time has passed to measure it by. */
     if (ln->time_ms > 0)
         snprintf(nps, sizeof nps, " nps %llu",

@@ -21,9 +21,13 @@ void report_free(UciReport *r);
 /* The callbacks, with r as their context. */
 SearchReporter report_callbacks(UciReport *r);
 
-/* "cp N", or "mate N" (negative when mated): the UCI score text. */
-void report_score(int score, char *buf, size_t len);
-/* " wdl W D L" in per mille from the side to move's view. */
-void report_wdl(int score, char *buf, size_t len);
+/* "cp N", or "mate N" (negative when mated): the UCI score text of a search
+ * score at `root`. The centipawns are the WDL model's (eval/wdl.h): 100 is a
+ * 50% chance to win with root's material; tablebase scores are printed as
+ * they are. */
+void report_score(int score, const Position *root, char *buf, size_t len);
+/* " wdl W D L" in per mille from the side to move's view, by the same model
+ * (a dead position 0 1000 0, a mate or tablebase result 1000 0 0 or 0 0 1000). */
+void report_wdl(int score, const Position *root, char *buf, size_t len);
 
 #endif

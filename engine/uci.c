@@ -18,6 +18,7 @@
 #include "../eval/eval.h"
 #include "../eval/nnue/nnue.h"
 #include "../eval/syzygy/tbprobe.h"
+#include "../eval/wdl.h"
 #include "../movegen/attacks.h"
 #include "../movegen/movegen.h"
 #include "../movegen/notation.h"
@@ -730,7 +731,15 @@ static void cmd_eval(Engine *e, Tokens *t)
         }
         if (scale < 64 || mop)
             uci_print("The search scores this position %d cp (side to move)", scaled + mop);
+        known = scaled + mop;
     }
+    /* What info lines would print for it: the WDL model's scale. */
+    char sc[32], wdl[48];
+    report_score(known, pos, sc, sizeof sc);
+    report_wdl(known, pos, wdl, sizeof wdl);
+    uci_print("Printed as score %s,%s (100 cp = a 50%% chance to win with %d material; "
+              "eval/wdl.h)",
+              sc, wdl, wdl_material(pos));
 }
 
 static void cmd_help(Engine *e, Tokens *t);

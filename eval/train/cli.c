@@ -6,6 +6,7 @@
 #include "train.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -15,13 +16,14 @@
 #include "../../movegen/records/viriformat.h"
 #include "../../movegen/util.h"
 #include "../eval.h"
+#include "../wdl.h"
 
 static double now_seconds(void) { return plat_seconds(); }
 
 /* ---- The program: options ----------------------------------------------- */
 
 typedef struct {
-    const char *data, *out, *init;
+    const char *data, *out, *init, *wdl_table;
     int hidden, buckets, epochs, threads, lr_step, stop_after, scale;
     long long batch, epoch_size, max_positions;
     double lr, lr_end, lr_gamma, wd, wdl, val, mirror;
@@ -67,6 +69,9 @@ static void usage(FILE *f)
             "  --seed N            random seed (default 1)\n"
             "  --max-positions N   read at most N positions (default: all)\n"
             "  --stop-after N      stop after epoch N (as a cut-off session would)\n"
+            "  --wdl-table FILE    train nothing: count the results of the data's games\n"
+            "                      by material and search score, for the WDL model's\n"
+            "                      fit (eval/wdl/fit.py); with --data, --max-positions\n"
             "  --help              this text\n"
             "Exit status: 0 done, 1 a write or memory error, 2 bad options, data or checkpoint.\n",
             NNUE_INPUTS, TRAIN_HIDDEN_STEP, NNUE_HIDDEN, NNUE_MAX_BUCKETS);
@@ -125,6 +130,8 @@ static int parse_options(int argc, char **argv, Options *o)
             o->data = val;
         else if (!strcmp(arg, "--out"))
             o->out = val;
+        else if (!strcmp(arg, "--wdl-table"))
+            o->wdl_table = val;
         else if (!strcmp(arg, "--init"))
             o->init = val;
         else if (!strcmp(arg, "--hidden")) {
@@ -173,6 +180,8 @@ static int parse_options(int argc, char **argv, Options *o)
     }
     if (!o->data || !*o->data)
         return bad("no --data given (--help lists the options)");
+    if (o->wdl_table)
+        return *o->wdl_table ? 0 : bad("--wdl-table needs a file name");
     if (!o->out || !*o->out)
         return bad("no --out directory given (--help lists the options)");
     if (o->lr_step && o->lr_end_set)
@@ -688,6 +697,107 @@ static int train_run(Run *r, double t_start)
     return 0;
 }
 
+/* ---- The WDL model's data ---------------------------------------------- */
+
+/* --wdl-table: for every position of the games (after the opening's first 16
+ * plies, without mate and tablebase scores or scores past WDL_TABLE_SCORE),
+ * the game's result from the side to move's view, counted by the material
+ * on the board (eval/wdl.h) and the search score. Written as lines
+ * "material score wins draws losses" with a '#' header, for
+ * eval/wdl/fit.py. */
+enum { WDL_TABLE_SCORE = 3000, WDL_TABLE_MATERIAL = 104 };
+
+static int wdl_table(const Options *o)
+{
+    enum { SCORES = 2 * WDL_TABLE_SCORE + 1 };
+    uint32_t(*count)[SCORES][3] = calloc(WDL_TABLE_MATERIAL + 1, sizeof *count);
+    char *list = strdup(o->data), *save = NULL, err[512];
+    if (!count || !list) {
+        free(count);
+        free(list);
+        return bad("out of memory");
+    }
+    VfFilter filter = vf_filter_none();
+    filter.min_ply = 16;
+    filter.max_score = WDL_TABLE_SCORE + 1;
+    long long positions = 0, games = 0;
+    const long long limit = o->max_positions ? o->max_positions : LLONG_MAX;
+    int status = 0;
+    for (char *path = strtok_r(list, ",", &save); path && !status && positions < limit;
+         path = strtok_r(NULL, ",", &save)) {
+        VfReader *r = vf_open(path, err, sizeof err);
+        if (!r) {
+            status = bad("%s", err);
+            break;
+        }
+        int st;
+        long long file_games = 0, file_positions = positions, bad_games = 0;
+        while (positions < limit && (st = vf_next_game(r, err, sizeof err)) != RECORD_END) {
+            if (st == RECORD_FAILED) {
+                printf("%s: %s; read up to there\n", path, err);
+                break;
+            }
+            if (st == RECORD_BAD_GAME) {
+                if (bad_games++ < 5)
+                    printf("%s: skipped: %s\n", path, err);
+                continue;
+            }
+            file_games++;
+            VfPosition p;
+            while (positions < limit && vf_next_position(r, &filter, &p)) {
+                int m = wdl_material(p.pos);
+                if (m > WDL_TABLE_MATERIAL)
+                    continue;
+                count[m][p.score + WDL_TABLE_SCORE][p.result]++;
+                positions++;
+            }
+        }
+        vf_close(r);
+        games += file_games;
+        printf("%s: %lld games, %lld positions, %lld bad games skipped\n", path, file_games,
+               positions - file_positions, bad_games);
+    }
+    free(list);
+    if (!status && positions == 0)
+        status = bad("no position in %s", o->data);
+    if (!status) {
+        /* Written whole, then put in place: never half a table. */
+        size_t cap = 1 << 20, n = 0;
+        char *buf = malloc(cap);
+        if (buf)
+            n += (size_t)snprintf(buf, cap,
+                                  "# rokade-train --wdl-table: %s; %lld games, %lld positions\n"
+                                  "# material score wins draws losses (side to move's view)\n",
+                                  o->data, games, positions);
+        for (int m = 0; buf && m <= WDL_TABLE_MATERIAL; m++)
+            for (int s = 0; buf && s < SCORES; s++) {
+                const uint32_t *c = count[m][s];
+                if (!(c[0] | c[1] | c[2]))
+                    continue;
+                if (cap - n < 96) {
+                    char *q = realloc(buf, cap * 2);
+                    if (!q) {
+                        free(buf);
+                        buf = NULL;
+                        break;
+                    }
+                    buf = q, cap *= 2;
+                }
+                n += (size_t)snprintf(buf + n, cap - n, "%d %d %u %u %u\n", m, s - WDL_TABLE_SCORE,
+                                      c[2], c[1], c[0]);
+            }
+        if (!buf)
+            status = bad("out of memory");
+        else if (!write_file_atomic(o->wdl_table, buf, n, err, sizeof err))
+            fprintf(stderr, "rokade-train: %s\n", err), status = 1;
+        else
+            printf("wrote %s: %lld positions of %lld games\n", o->wdl_table, positions, games);
+        free(buf);
+    }
+    free(count);
+    return status;
+}
+
 int train_main(int argc, char **argv)
 {
     double t_start = now_seconds();
@@ -697,6 +807,11 @@ int train_main(int argc, char **argv)
     if (status)
         return status < 0 ? 0 : status;
     movegen_init();
+    if (r.opt.wdl_table) {
+        status = wdl_table(&r.opt);
+        fflush(stdout);
+        return status;
+    }
     status = train_run(&r, t_start);
     run_free(&r);
     fflush(stdout);
