@@ -49,6 +49,16 @@ static void sleep_ms(int ms)
         ;
 }
 
+void harness_make_dir(char *dir) { cr_assert(mkdtemp(dir), "cannot make a temporary directory"); }
+
+void harness_remove_dir(const char *dir)
+{
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        cr_log_warn("could not remove %s", dir);
+}
+
 bool starts(const char *s, const char *prefix) { return strncmp(s, prefix, strlen(prefix)) == 0; }
 
 void dump(const Engine *e)

@@ -53,6 +53,11 @@ void harness_teardown(void);
  * the release run (and `make test-debug`) checks the same code in a moment). */
 bool harness_skip_huge_hash(void);
 
+/* A test's scratch directory: `dir` is a mkdtemp template ("/tmp/x-XXXXXX"),
+ * made (or the test fails) and later removed with all it holds. */
+void harness_make_dir(char *dir);
+void harness_remove_dir(const char *dir);
+
 bool starts(const char *s, const char *prefix);
 
 /* Prints the last lines the engine sent (on a failure). */

@@ -20,6 +20,7 @@
 #include "../eval/train/train.h"
 #include "../movegen/platform/platform.h"
 #include "../movegen/records/viriformat.h"
+#include "harness.h"
 
 static const char *const Sample = "tests/data/train_sample.vf";
 
@@ -27,17 +28,11 @@ static char Dir[] = "/tmp/rokade-train-test-XXXXXX";
 
 static void setup(void)
 {
-    cr_assert(mkdtemp(Dir), "cannot make a temporary directory");
+    harness_make_dir(Dir);
     movegen_init();
 }
 
-static void teardown(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", Dir);
-    if (system(cmd) != 0)
-        cr_log_warn("could not remove %s", Dir);
-}
+static void teardown(void) { harness_remove_dir(Dir); }
 
 TestSuite(train, .init = setup, .fini = teardown, .timeout = 60);
 

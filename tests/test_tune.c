@@ -12,20 +12,15 @@
 #include <unistd.h>
 
 #include "../eval/weights.h"
+#include "harness.h"
 
 static const char *const Sample = "tests/data/tune_sample.bin";
 
 static char Dir[] = "/tmp/rokade-tune-test-XXXXXX";
 
-static void setup(void) { cr_assert(mkdtemp(Dir), "cannot make a temporary directory"); }
+static void setup(void) { harness_make_dir(Dir); }
 
-static void teardown(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", Dir);
-    if (system(cmd) != 0)
-        cr_log_warn("could not remove %s", Dir);
-}
+static void teardown(void) { harness_remove_dir(Dir); }
 
 TestSuite(tune, .init = setup, .fini = teardown, .timeout = 120);
 
@@ -217,7 +212,7 @@ Test(tune, one_or_two_threads_give_the_same_fit)
 }
 
 /* A bad input: exit status 2, a message naming the problem, no output file. */
-static void expect_error(const char *file_args, const char *message)
+static void expect_tune_error(const char *file_args, const char *message)
 {
     static char out[1 << 12];
     char args[512], err[8192], path[128];
@@ -255,16 +250,16 @@ Test(tune, bad_input_exits_with_status_2)
 
     char a[256], b[256], c[256], d[256];
     snprintf(a, sizeof a, "%s/missing.bin", Dir);
-    expect_error(a, "cannot open");
+    expect_tune_error(a, "cannot open");
     snprintf(b, sizeof b, "%s '%s/short.bin'", Sample, Dir);
-    expect_error(b, "not a positive multiple of 32");
+    expect_tune_error(b, "not a positive multiple of 32");
     snprintf(c, sizeof c, "'%s/bad.bin'", Dir);
-    expect_error(c, "record 2 ");
+    expect_tune_error(c, "record 2 ");
     snprintf(d, sizeof d, "'%s/badcode.bin'", Dir);
-    expect_error(d, "record 2 ");
-    expect_error("", "no data file");
-    expect_error("--freeze nosuchweight x", "nosuchweight");
-    expect_error("--lambda 1.5 x", "--lambda");
+    expect_tune_error(d, "record 2 ");
+    expect_tune_error("", "no data file");
+    expect_tune_error("--freeze nosuchweight x", "nosuchweight");
+    expect_tune_error("--lambda 1.5 x", "--lambda");
 }
 
 /* --list names every weight once, the new groups included, and marks the

@@ -18,22 +18,17 @@
 #include "../eval/wdl.h"
 #include "../movegen/records/viriformat.h"
 #include "../movegen/score.h"
+#include "harness.h"
 
 static char Dir[] = "/tmp/rokade-wdl-test-XXXXXX";
 
 static void setup(void)
 {
-    cr_assert(mkdtemp(Dir), "cannot make a temporary directory");
+    harness_make_dir(Dir);
     movegen_init();
 }
 
-static void teardown(void)
-{
-    char cmd[128];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", Dir);
-    if (system(cmd) != 0)
-        cr_log_warn("could not remove %s", Dir);
-}
+static void teardown(void) { harness_remove_dir(Dir); }
 
 TestSuite(wdl, .init = setup, .fini = teardown, .timeout = 120);
 

@@ -249,14 +249,21 @@ static bool held_out(int file, long long number, double val)
     return rng_unit(rng_next(&s)) < val;
 }
 
-/* Reads every file of the comma-separated list; 0, or an exit status. */
-static int load_data(const Options *o, PosSet *train, PosSet *val)
+/* Every valid game of every file of the comma-separated list `data`, given
+ * to `game` (its reader positioned at the game's first position, `file` the
+ * file's index in the list): it returns 0 to go on, GAMES_STOP to stop
+ * reading (a limit reached) or an exit status. A file being written ends in
+ * a partial game: read up to there. Prints a line per file with the games,
+ * the positions that `positions` counts and the bad games skipped. 0 or an
+ * exit status. */
+enum { GAMES_STOP = -1 };
+
+static int each_game(const char *data, int (*game)(void *ctx, VfReader *r, int file, RecordGame g),
+                     size_t (*positions)(const void *ctx), void *ctx)
 {
-    char *list = o->data ? strdup(o->data) : NULL, *save = NULL, err[512];
+    char *list = data ? strdup(data) : NULL, *save = NULL, err[512];
     if (!list)
         return bad("out of memory");
-    const VfFilter filter = vf_filter_default();
-    size_t limit = o->max_positions ? (size_t)o->max_positions : (size_t)UINT32_MAX;
     int file = 0, status = 0;
     for (char *path = strtok_r(list, ",", &save); path && !status;
          path = strtok_r(NULL, ",", &save), file++) {
@@ -265,11 +272,10 @@ static int load_data(const Options *o, PosSet *train, PosSet *val)
             status = bad("%s", err);
             break;
         }
-        size_t games = 0, bad_games = 0, n0 = train->n + val->n;
+        size_t games = 0, bad_games = 0, n0 = positions(ctx);
         int st;
-        while (train->n + val->n < limit && (st = vf_next_game(r, err, sizeof err)) != RECORD_END) {
+        while ((st = vf_next_game(r, err, sizeof err)) != RECORD_END) {
             if (st == RECORD_FAILED) {
-                /* A file being written ends in a partial game. */
                 printf("%s: %s; read up to there\n", path, err);
                 break;
             }
@@ -278,27 +284,57 @@ static int load_data(const Options *o, PosSet *train, PosSet *val)
                     printf("%s: skipped: %s\n", path, err);
                 continue;
             }
-            RecordGame g = vf_game(r);
-            PosSet *set = held_out(file, g.number, o->val) ? val : train;
-            set->games++, games++;
-            VfPosition p;
-            while (train->n + val->n < limit && vf_next_position(r, &filter, &p)) {
-                TrainPos tp;
-                if (train_pos_make(p.pos, p.score, p.result, &tp)
-                    && !posset_push(set, &tp, p.pos)) {
-                    status = bad("out of memory after %zu positions", train->n + val->n);
-                    break;
-                }
-            }
-            if (status)
+            games++;
+            if ((status = game(ctx, r, file, vf_game(r))) != 0)
                 break;
         }
         vf_close(r);
         printf("%s: %zu games, %zu positions, %zu bad games skipped\n", path, games,
-               train->n + val->n - n0, bad_games);
+               positions(ctx) - n0, bad_games);
+        if (status == GAMES_STOP) {
+            status = 0;
+            break;
+        }
     }
     free(list);
     return status;
+}
+
+typedef struct {
+    const Options *o;
+    PosSet *train, *val;
+    size_t limit;
+} LoadCtx;
+
+static size_t load_positions(const void *ctx)
+{
+    const LoadCtx *c = ctx;
+    return c->train->n + c->val->n;
+}
+
+static int load_game(void *ctx, VfReader *r, int file, RecordGame g)
+{
+    LoadCtx *c = ctx;
+    const VfFilter filter = vf_filter_default();
+    PosSet *set = held_out(file, g.number, c->o->val) ? c->val : c->train;
+    set->games++;
+    VfPosition p;
+    while (load_positions(c) < c->limit && vf_next_position(r, &filter, &p)) {
+        TrainPos tp;
+        if (train_pos_make(p.pos, p.score, p.result, &tp) && !posset_push(set, &tp, p.pos))
+            return bad("out of memory after %zu positions", load_positions(c));
+    }
+    return load_positions(c) < c->limit ? 0 : GAMES_STOP;
+}
+
+/* Reads every file of the comma-separated list; 0, or an exit status. */
+static int load_data(const Options *o, PosSet *train, PosSet *val)
+{
+    LoadCtx c = {.o = o,
+                 .train = train,
+                 .val = val,
+                 .limit = o->max_positions ? (size_t)o->max_positions : (size_t)UINT32_MAX};
+    return each_game(o->data, load_game, load_positions, &c);
 }
 
 static uint64_t data_hash(const PosSet *s)
@@ -707,57 +743,44 @@ static int train_run(Run *r, double t_start)
  * eval/wdl/fit.py. */
 enum { WDL_TABLE_SCORE = 3000, WDL_TABLE_MATERIAL = 104 };
 
+typedef struct {
+    uint32_t (*count)[2 * WDL_TABLE_SCORE + 1][3];
+    VfFilter filter;
+    long long positions, games, limit;
+} WdlCtx;
+
+static size_t wdl_positions(const void *ctx) { return (size_t)((const WdlCtx *)ctx)->positions; }
+
+static int wdl_game(void *ctx, VfReader *r, int file, RecordGame g)
+{
+    (void)file, (void)g;
+    WdlCtx *c = ctx;
+    c->games++;
+    VfPosition p;
+    while (c->positions < c->limit && vf_next_position(r, &c->filter, &p)) {
+        int m = wdl_material(p.pos);
+        if (m > WDL_TABLE_MATERIAL)
+            continue;
+        c->count[m][p.score + WDL_TABLE_SCORE][p.result]++;
+        c->positions++;
+    }
+    return c->positions < c->limit ? 0 : GAMES_STOP;
+}
+
 static int wdl_table(const Options *o)
 {
     enum { SCORES = 2 * WDL_TABLE_SCORE + 1 };
-    uint32_t(*count)[SCORES][3] = calloc(WDL_TABLE_MATERIAL + 1, sizeof *count);
-    char *list = strdup(o->data), *save = NULL, err[512];
-    if (!count || !list) {
-        free(count);
-        free(list);
+    WdlCtx c = {.count = calloc(WDL_TABLE_MATERIAL + 1, sizeof *c.count),
+                .filter = vf_filter_none(),
+                .limit = o->max_positions ? o->max_positions : LLONG_MAX};
+    if (!c.count)
         return bad("out of memory");
-    }
-    VfFilter filter = vf_filter_none();
-    filter.min_ply = 16;
-    filter.max_score = WDL_TABLE_SCORE + 1;
-    long long positions = 0, games = 0;
-    const long long limit = o->max_positions ? o->max_positions : LLONG_MAX;
-    int status = 0;
-    for (char *path = strtok_r(list, ",", &save); path && !status && positions < limit;
-         path = strtok_r(NULL, ",", &save)) {
-        VfReader *r = vf_open(path, err, sizeof err);
-        if (!r) {
-            status = bad("%s", err);
-            break;
-        }
-        int st;
-        long long file_games = 0, file_positions = positions, bad_games = 0;
-        while (positions < limit && (st = vf_next_game(r, err, sizeof err)) != RECORD_END) {
-            if (st == RECORD_FAILED) {
-                printf("%s: %s; read up to there\n", path, err);
-                break;
-            }
-            if (st == RECORD_BAD_GAME) {
-                if (bad_games++ < 5)
-                    printf("%s: skipped: %s\n", path, err);
-                continue;
-            }
-            file_games++;
-            VfPosition p;
-            while (positions < limit && vf_next_position(r, &filter, &p)) {
-                int m = wdl_material(p.pos);
-                if (m > WDL_TABLE_MATERIAL)
-                    continue;
-                count[m][p.score + WDL_TABLE_SCORE][p.result]++;
-                positions++;
-            }
-        }
-        vf_close(r);
-        games += file_games;
-        printf("%s: %lld games, %lld positions, %lld bad games skipped\n", path, file_games,
-               positions - file_positions, bad_games);
-    }
-    free(list);
+    c.filter.min_ply = 16;
+    c.filter.max_score = WDL_TABLE_SCORE + 1;
+    int status = each_game(o->data, wdl_game, wdl_positions, &c);
+    uint32_t(*count)[SCORES][3] = c.count;
+    const long long positions = c.positions, games = c.games;
+    char err[512];
     if (!status && positions == 0)
         status = bad("no position in %s", o->data);
     if (!status) {
@@ -771,8 +794,8 @@ static int wdl_table(const Options *o)
                                   o->data, games, positions);
         for (int m = 0; buf && m <= WDL_TABLE_MATERIAL; m++)
             for (int s = 0; buf && s < SCORES; s++) {
-                const uint32_t *c = count[m][s];
-                if (!(c[0] | c[1] | c[2]))
+                const uint32_t *k = count[m][s];
+                if (!(k[0] | k[1] | k[2]))
                     continue;
                 if (cap - n < 96) {
                     char *q = realloc(buf, cap * 2);
@@ -784,7 +807,7 @@ static int wdl_table(const Options *o)
                     buf = q, cap *= 2;
                 }
                 n += (size_t)snprintf(buf + n, cap - n, "%d %d %u %u %u\n", m, s - WDL_TABLE_SCORE,
-                                      c[2], c[1], c[0]);
+                                      k[2], k[1], k[0]);
             }
         if (!buf)
             status = bad("out of memory");
