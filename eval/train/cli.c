@@ -780,11 +780,11 @@ static int wdl_table(const Options *o)
     int status = each_game(o->data, wdl_game, wdl_positions, &c);
     uint32_t(*count)[SCORES][3] = c.count;
     const long long positions = c.positions, games = c.games;
-    char err[512];
     if (!status && positions == 0)
         status = bad("no position in %s", o->data);
     if (!status) {
         /* Written whole, then put in place: never half a table. */
+        char err[512];
         size_t cap = 1 << 20, n = 0;
         char *buf = malloc(cap);
         if (buf)
