@@ -767,15 +767,34 @@ static int wdl_game(void *ctx, VfReader *r, int file, RecordGame g)
     return c->positions < c->limit ? 0 : GAMES_STOP;
 }
 
+/* Appends printf text to the growing buffer *buf (*n bytes used of *cap);
+ * false when out of memory. */
+static bool appendf(char **buf, size_t *cap, size_t *n, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    int len = vsnprintf(NULL, 0, fmt, ap);
+    va_end(ap);
+    if (len < 0 || !arrays_reserve(cap, *n + (size_t)len + 1, &(GrowArray){buf, 1}, 1))
+        return false;
+    va_start(ap, fmt);
+    vsnprintf(*buf + *n, *cap - *n, fmt, ap);
+    va_end(ap);
+    *n += (size_t)len;
+    return true;
+}
+
 static int wdl_table(const Options *o)
 {
     enum { SCORES = 2 * WDL_TABLE_SCORE + 1 };
     WdlCtx c = {.count = calloc(WDL_TABLE_MATERIAL + 1, sizeof *c.count),
-                .filter = vf_filter_none(),
+                .filter = vf_filter_default(),
                 .limit = o->max_positions ? o->max_positions : LLONG_MAX};
     if (!c.count)
         return bad("out of memory");
-    c.filter.min_ply = 16;
+    /* The training filter's opening cut, but every kind of position: the
+     * printed scores are of all of them. */
+    c.filter.skip_in_check = c.filter.skip_noisy = false;
     c.filter.max_score = WDL_TABLE_SCORE + 1;
     int status = each_game(o->data, wdl_game, wdl_positions, &c);
     uint32_t(*count)[SCORES][3] = c.count;
@@ -784,32 +803,20 @@ static int wdl_table(const Options *o)
         status = bad("no position in %s", o->data);
     if (!status) {
         /* Written whole, then put in place: never half a table. */
-        char err[512];
-        size_t cap = 1 << 20, n = 0;
-        char *buf = malloc(cap);
-        if (buf)
-            n += (size_t)snprintf(buf, cap,
-                                  "# rokade-train --wdl-table: %s; %lld games, %lld positions\n"
-                                  "# material score wins draws losses (side to move's view)\n",
-                                  o->data, games, positions);
-        for (int m = 0; buf && m <= WDL_TABLE_MATERIAL; m++)
-            for (int s = 0; buf && s < SCORES; s++) {
+        char *buf = NULL, err[512];
+        size_t cap = 0, n = 0;
+        bool ok = appendf(&buf, &cap, &n,
+                          "# rokade-train --wdl-table: %s; %lld games, %lld positions\n"
+                          "# material score wins draws losses (side to move's view)\n",
+                          o->data, games, positions);
+        for (int m = 0; ok && m <= WDL_TABLE_MATERIAL; m++)
+            for (int s = 0; ok && s < SCORES; s++) {
                 const uint32_t *k = count[m][s];
-                if (!(k[0] | k[1] | k[2]))
-                    continue;
-                if (cap - n < 96) {
-                    char *q = realloc(buf, cap * 2);
-                    if (!q) {
-                        free(buf);
-                        buf = NULL;
-                        break;
-                    }
-                    buf = q, cap *= 2;
-                }
-                n += (size_t)snprintf(buf + n, cap - n, "%d %d %u %u %u\n", m, s - WDL_TABLE_SCORE,
-                                      k[2], k[1], k[0]);
+                if (k[0] | k[1] | k[2])
+                    ok = appendf(&buf, &cap, &n, "%d %d %u %u %u\n", m, s - WDL_TABLE_SCORE, k[2],
+                                 k[1], k[0]);
             }
-        if (!buf)
+        if (!ok)
             status = bad("out of memory");
         else if (!write_file_atomic(o->wdl_table, buf, n, err, sizeof err))
             fprintf(stderr, "rokade-train: %s\n", err), status = 1;
