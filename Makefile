@@ -242,10 +242,10 @@ $(BUILD)/tb_threads: tests/tb_threads.c $(BUILD)/tests/tb_reference.o $(LIB_OBJ)
 -include $(BUILD)/tb_threads.d
 
 # ---- fuzzing (libFuzzer, clang) ----
-# `make fuzz` builds build/fuzz/fuzz_{fen,position,uci}; `make fuzz-run` runs
+# `make fuzz` builds build/fuzz/fuzz_{fen,position,uci,pgn}; `make fuzz-run` runs
 # each for FUZZ_SECONDS (CI: 60, all at once) on a copy of its seed corpus
 # and replays the saved crash inputs in tests/fuzz/regress/ first.
-FUZZ_TARGETS := fen position uci
+FUZZ_TARGETS := fen position uci pgn
 FUZZ_SECONDS ?= 60
 FUZZ_SAN := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=all
 
@@ -375,6 +375,7 @@ test-run: $(EXE) $(TUNE_EXE) $(TRAIN_EXE) $(TEST_BINS)
 	ROKADE=./$(EXE) sh tests/polyglot_test.sh || { fail=1; failed="$$failed polyglot_test.sh"; }; \
 	sh tests/ladder_test.sh || { fail=1; failed="$$failed ladder_test.sh"; }; \
 	sh tests/sprt_test.sh || { fail=1; failed="$$failed sprt_test.sh"; }; \
+	ROKADE=./$(EXE) sh tests/review_test.sh || { fail=1; failed="$$failed review_test.sh"; }; \
 	$(REPORT_FAILED)
 
 test-bins-run: $(EXE) $(TUNE_EXE) $(TRAIN_EXE) $(TEST_BINS)

@@ -11,7 +11,8 @@
 
 static bool is_shell_command(const char *s)
 {
-    static const char *const Cmds[] = {"perft", "perftsuite", "bench", "datagen", "genfens", NULL};
+    static const char *const Cmds[] = {"perft",   "perftsuite", "bench", "datagen",
+                                       "genfens", "review",     NULL};
     for (int i = 0; Cmds[i]; i++)
         if (!strcmp(s, Cmds[i]))
             return true;

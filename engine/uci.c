@@ -6,6 +6,7 @@
 #include "uci.h"
 
 #include <ctype.h>
+#include <errno.h>
 #include <limits.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -29,6 +30,7 @@
 #include "datagen.h"
 #include "engine.h"
 #include "options.h"
+#include "review.h"
 
 /* The only file-scope state of the front end: the lock that keeps the
  * lines of the search threads and of the loop whole, and the one engine
@@ -628,6 +630,62 @@ static void cmd_genfens(Engine *e, Tokens *t)
 /* ------------------------------------------------------------------------ */
 /* The protocol's small commands                                            */
 
+/* review: progress as info strings, the PGN to `out` or printed line by line. */
+static void review_progress(void *ctx, const char *line)
+{
+    (void)ctx;
+    uci_print("info string %s", line);
+}
+
+static void review_stderr(void *ctx, const char *line)
+{
+    (void)ctx;
+    fprintf(stderr, "%s\n", line);
+}
+
+/* Runs a review for the loop (shell false) or the command line; false with
+ * the message in err. */
+static bool run_review(Engine *e, const char *args, bool shell, char *err, size_t errlen)
+{
+    ReviewOptions *opt = malloc(sizeof *opt);
+    if (!opt) {
+        snprintf(err, errlen, "out of memory");
+        return false;
+    }
+    bool ok = review_parse(args, opt, err, errlen);
+    FILE *stream = NULL;
+    if (shell)
+        stream = stdout;
+    else if (ok && !*opt->out && !(stream = tmpfile())) {
+        snprintf(err, errlen, "cannot make a temporary file for the PGN: %s", strerror(errno));
+        ok = false;
+    }
+    if (ok)
+        ok = review_run(e->search, opt, stream, shell ? review_stderr : review_progress, NULL, err,
+                        errlen)
+             >= 0;
+    if (stream && !shell) {
+        if (ok) {
+            rewind(stream);
+            char *line = NULL;
+            size_t cap = 0;
+            while (read_line(stream, &line, &cap) >= 0)
+                uci_print("%s", line);
+            free(line);
+        }
+        fclose(stream);
+    }
+    free(opt);
+    return ok;
+}
+
+static void cmd_review(Engine *e, Tokens *t)
+{
+    char err[1400];
+    if (!run_review(e, tok_rest(t), false, err, sizeof err))
+        uci_print("info string error: review: %s", err);
+}
+
 static void cmd_uci(Engine *e, Tokens *t)
 {
     (void)e;
@@ -791,6 +849,9 @@ static const Command Commands[] = {
      "self-play training data, or an OpenBench PGN converted ('datagen help' for details)"},
     {"genfens", cmd_genfens, false, "genfens N seed S book <file|None> [frc P] [random N]",
      "N opening FENs for OpenBench's datagen, from the seed alone"},
+    {"review", cmd_review, false,
+     "review <file.pgn> [nodes N | depth N | movetime MS] [out <file>]",
+     "each game checked move by move (engine and FIDE Laws), as annotated PGN"},
     {"version", cmd_version, true, "version",
      "the version, system and instruction-set level of this build, and the best for this CPU"},
     {"help", cmd_help, true, "help", "this text"},
@@ -825,6 +886,13 @@ int uci_shell_command(const char *line)
         if (run_datagen(&Uci, tok_rest(&t), err, sizeof err))
             return 0;
         fprintf(stderr, "rokade: datagen: %s\n", err);
+        return 2;
+    }
+    if (!strcmp(cmd, "review")) {
+        char err[1400];
+        if (run_review(&Uci, tok_rest(&t), true, err, sizeof err))
+            return 0;
+        fprintf(stderr, "rokade: review: %s\n", err);
         return 2;
     }
     uci_command(line);

@@ -808,6 +808,23 @@ bool pos_is_dead(const Position *pos)
     return false;
 }
 
+bool pos_side_can_mate(const Position *pos, int side)
+{
+    const bitboard_t ours = pos->by_color[side] & ~pos->by_type[KING];
+    const bitboard_t theirs = pos->by_color[!side] & ~pos->by_type[KING];
+    if (!ours)
+        return false;
+    const bitboard_t bishops = pos->by_type[BISHOP];
+    /* One colour of bishops on the board and nothing else: no mate. */
+    const bitboard_t all = ours | theirs;
+    if (all == (all & bishops) && (!(all & DARK_SQUARES_BB) || !(all & ~DARK_SQUARES_BB)))
+        return false;
+    /* A lone knight or bishop against a bare king. */
+    if (!theirs && !more_than_one(ours) && (ours & (pos->by_type[KNIGHT] | bishops)))
+        return false;
+    return true;
+}
+
 GameState pos_game_state(const Position *pos)
 {
     if (!pos_has_legal_move(pos))

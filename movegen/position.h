@@ -119,6 +119,12 @@ bool pos_ep_capture_legal(const Position *pos, int from);
 int pos_repetitions(const Position *pos);
 /* K v K, K+minor v K, or only bishops all on squares of one colour. */
 bool pos_is_dead(const Position *pos);
+/* Whether `side` could checkmate the other king by some series of legal
+ * moves (FIDE 6.9 on a flag fall, 7.5.5 after a second illegal move), by
+ * material: false for a bare king, a lone minor piece against a bare king,
+ * and bishops all on one colour against a king with at most bishops of that
+ * colour; true otherwise (pawn-locked positions are not looked into). */
+bool pos_side_can_mate(const Position *pos, int side);
 GameState pos_game_state(const Position *pos);
 const char *game_state_text(GameState gs);
 

@@ -132,6 +132,24 @@ bool search_is_unbounded(Search *s);
  * position has no legal move (then best is MOVE_NONE and score is mated or 0). */
 bool search_position(Search *s, const Position *root, int depth, uint64_t nodes, SearchResult *out);
 
+/* A search's result with its line, for analysis (engine/review.c). */
+typedef struct {
+    move_t best; /* MOVE_NONE when there is no legal move */
+    int score;   /* side-to-move view */
+    int depth;   /* last completed iteration */
+    uint64_t nodes;
+    int pv_len;
+    move_t pv[MAX_PLY + 1]; /* legal moves from the root, best first */
+} SearchAnalysis;
+
+/* Searches root synchronously under `limits` (depth, nodes and/or
+ * clock.movetime; give at least one, no clock, not infinite) at full
+ * strength with one line, reporting nothing, on the instance's threads and
+ * table. False when the position has no legal move (then best is MOVE_NONE,
+ * the line empty and score mated or 0). */
+bool search_analyse(Search *s, const Position *root, const SearchLimits *limits,
+                    SearchAnalysis *out);
+
 /* After a constant of search/tunables.h changed (a TUNE build): rebuilds
  * what the search derives from them. Call between searches. */
 void search_tunables_changed(void);

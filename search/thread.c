@@ -396,12 +396,12 @@ bool search_is_unbounded(Search *s)
     return u;
 }
 
-bool search_position(Search *s, const Position *root, int depth, uint64_t nodes, SearchResult *out)
+bool search_analyse(Search *s, const Position *root, const SearchLimits *limits,
+                    SearchAnalysis *out)
 {
-    SearchLimits lim;
-    search_limits_none(&lim);
-    lim.depth = depth > MAX_PLY - 2 ? MAX_PLY - 2 : depth < 0 ? 0 : depth;
-    lim.nodes = nodes;
+    SearchLimits lim = *limits;
+    lim.depth = lim.depth > MAX_PLY - 2 ? MAX_PLY - 2 : lim.depth < 0 ? 0 : lim.depth;
+    lim.infinite = lim.ponder = false;
     /* Full strength, one line, nothing reported. */
     search_wait(s);
     SearchOptions saved = s->options;
@@ -413,14 +413,32 @@ bool search_position(Search *s, const Position *root, int depth, uint64_t nodes,
     search_wait(s);
     s->quiet = false;
     s->options = saved;
-    SearchThread *t = s->threads[0];
-    out->best = t->root_count ? t->root_moves[0].move : MOVE_NONE;
-    out->score = t->root_count ? t->root_moves[0].score : 0;
+    const SearchThread *t = s->threads[0];
+    const RootMove *rm = t->root_count ? &t->root_moves[0] : NULL;
+    out->best = rm ? rm->move : MOVE_NONE;
+    out->score = rm ? rm->score : 0;
     out->depth = t->completed_depth;
     out->nodes = search_total_nodes(s);
-    if (out->best == MOVE_NONE) {
+    out->pv_len = 0;
+    if (!rm) {
         out->score = pos_in_check(root) ? mated_in(0) : SCORE_DRAW;
         return false;
     }
+    for (int i = 0; i < rm->pv_len && i <= MAX_PLY; i++)
+        out->pv[out->pv_len++] = rm->pv[i];
+    if (out->pv_len == 0)
+        out->pv[out->pv_len++] = rm->move;
     return true;
+}
+
+bool search_position(Search *s, const Position *root, int depth, uint64_t nodes, SearchResult *out)
+{
+    SearchLimits lim;
+    search_limits_none(&lim);
+    lim.depth = depth;
+    lim.nodes = nodes;
+    SearchAnalysis a;
+    bool any = search_analyse(s, root, &lim, &a);
+    *out = (SearchResult){a.best, a.score, a.depth, a.nodes};
+    return any;
 }

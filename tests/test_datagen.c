@@ -1002,8 +1002,10 @@ Test(datagen, pgn_converter)
         int line;
         const char *words;
     } Bad[] = {
-        {12, "illegal move 'Ke3'; game 2 skipped"}, {27, "unreadable comment"},
-        {29, "cut off: no result before line 33"},  {42, "without a score"},
+        {12, "illegal move 'Ke3': no white king can move to e3 (Article 3); game 2 skipped"},
+        {27, "unreadable comment"},
+        {29, "cut off: no result before line 33"},
+        {42, "without a score"},
         {44, "cut off: no result before the end"},
     };
     cr_assert_eq(PrintedCount, 6);

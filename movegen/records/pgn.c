@@ -20,7 +20,7 @@
 
 typedef enum { TOK_EOF, TOK_TAG, TOK_COMMENT, TOK_SYMBOL } TokType;
 
-enum { TEXT_MAX = 256 };
+enum { TEXT_MAX = TEXT_VALUE_MAX };
 
 typedef struct {
     FILE *f;
@@ -31,6 +31,7 @@ typedef struct {
     char name[64];       /* TOK_TAG */
     char text[TEXT_MAX]; /* tag value, comment or symbol (truncated) */
     bool long_text;      /* the symbol did not fit */
+    bool bad_tag;        /* TOK_TAG: no name, or no quoted value closed on its line */
 } Lexer;
 
 static int lx_get(Lexer *lx)
@@ -88,7 +89,7 @@ static TokType lx_next(Lexer *lx)
             ;
         lx->tok_line = lx->line;
         lx->text[0] = lx->name[0] = '\0';
-        lx->long_text = false;
+        lx->long_text = lx->bad_tag = false;
         if (c == EOF)
             return lx->type = TOK_EOF;
         if (c == '%' || c == ';') {
@@ -122,6 +123,7 @@ static TokType lx_next(Lexer *lx)
             lx_put(lx->name, sizeof lx->name, &n, c);
             c = lx_get(lx);
         }
+        lx->bad_tag = n == 0;
         n = 0;
         while (c != EOF && c != '"' && c != ']' && c != '\n')
             c = lx_get(lx);
@@ -131,9 +133,16 @@ static TokType lx_next(Lexer *lx)
                     break;
                 lx_put(lx->text, sizeof lx->text, &n, c);
             }
-        }
+            if (c != '"')
+                lx->bad_tag = true;
+            else
+                c = lx_get(lx);
+        } else
+            lx->bad_tag = true;
         while (c != EOF && c != ']' && c != '\n')
             c = lx_get(lx);
+        if (c != ']')
+            lx->bad_tag = true;
         return lx->type = TOK_TAG;
     }
     while (is_symbol_char(c)) {
@@ -152,6 +161,19 @@ static TokType lx_next(Lexer *lx)
 
 /* ------------------------------------------------------------------------ */
 /* Moves                                                                    */
+
+static const char *const PieceNames[] = {"", "pawn", "knight", "bishop", "rook", "queen", "king"};
+
+static const char *square_name(int sq)
+{
+    static const char Names[64][3] = {
+        "a1", "b1", "c1", "d1", "e1", "f1", "g1", "h1", "a2", "b2", "c2", "d2", "e2",
+        "f2", "g2", "h2", "a3", "b3", "c3", "d3", "e3", "f3", "g3", "h3", "a4", "b4",
+        "c4", "d4", "e4", "f4", "g4", "h4", "a5", "b5", "c5", "d5", "e5", "f5", "g5",
+        "h5", "a6", "b6", "c6", "d6", "e6", "f6", "g6", "h6", "a7", "b7", "c7", "d7",
+        "e7", "f7", "g7", "h7", "a8", "b8", "c8", "d8", "e8", "f8", "g8", "h8"};
+    return Names[sq & 63];
+}
 
 /* The legal move written `text` (SAN, with or without check marks and
  * annotations; long algebraic; UCI); MOVE_NONE with the reason in why. */
@@ -247,7 +269,31 @@ static move_t parse_move(const Position *pos, const char *text, char *why, size_
     }
     if (matches == 1)
         return found;
-    snprintf(why, len, "%s move '%.20s'", matches ? "ambiguous" : "illegal", text);
+    if (matches) {
+        snprintf(why, len, "ambiguous move '%.20s': more than one %s can go to %s", text,
+                 PieceNames[pt], square_name(to));
+        return MOVE_NONE;
+    }
+    /* Why no legal move fits: a move of the rules that would leave or put
+     * the own king in check (3.9), or none at all. */
+    bitboard_t from_bb = pos_pieces(pos, pos->side, pt);
+    while (from_bb) {
+        int from = pop_lsb(&from_bb);
+        if ((from_file >= 0 && file_of(from) != from_file)
+            || (from_rank >= 0 && rank_of(from) != from_rank))
+            continue;
+        move_t m = promo ? move_make_promo(from, to, promo) : move_make(from, to);
+        if (pt == PAWN && !promo && pos_st(pos)->ep == to)
+            m = move_make_kind(from, to, MOVE_EN_PASSANT);
+        if (pos_is_pseudo_legal(pos, m) && !pos_is_legal(pos, m)) {
+            snprintf(why, len,
+                     "illegal move '%.20s': it would leave the %s king in check (Article 3.9)",
+                     text, pos->side == WHITE ? "white" : "black");
+            return MOVE_NONE;
+        }
+    }
+    snprintf(why, len, "illegal move '%.20s': no %s %s can move to %s (Article 3)", text,
+             pos->side == WHITE ? "white" : "black", PieceNames[pt], square_name(to));
     return MOVE_NONE;
 }
 
@@ -614,3 +660,322 @@ RecordGame pgn_game(const PgnReader *r)
 }
 
 int pgn_line(const PgnReader *r) { return r->lx.tok_line; }
+
+/* ------------------------------------------------------------------------ */
+/* Games as they were played                                                */
+
+struct PgnPlayedReader {
+    char *path;
+    Lexer lx;
+    bool owns_file;
+    bool held; /* the token in lx is the next game's first */
+    long long number;
+    Position *start, *pos;
+    PgnTag *tags;
+    size_t tag_cap;
+    int tag_count;
+    PgnMove *moves;
+    size_t move_cap;
+    int move_count;
+    int start_line;
+    bool moving, bad, stopped;
+    char fen[TEXT_MAX], variant[64];
+    char why[400];
+    PgnPlayedGame game;
+};
+
+static PgnPlayedReader *played_new(const char *name, char *err, size_t errlen)
+{
+    PgnPlayedReader *r = calloc(1, sizeof *r);
+    if (r) {
+        r->path = strdup(name);
+        r->start = malloc(sizeof *r->start);
+        r->pos = malloc(sizeof *r->pos);
+    }
+    if (!r || !r->path || !r->start || !r->pos) {
+        snprintf(err, errlen, "out of memory");
+        pgn_played_close(r);
+        return NULL;
+    }
+    r->lx.line = 1;
+    return r;
+}
+
+PgnPlayedReader *pgn_played_open(const char *path, char *err, size_t errlen)
+{
+    PgnPlayedReader *r = played_new(path, err, errlen);
+    if (r && !(r->lx.f = fopen(path, "r"))) {
+        snprintf(err, errlen, "cannot read '%s': %s", path, strerror(errno));
+        pgn_played_close(r);
+        return NULL;
+    }
+    if (r)
+        r->owns_file = true;
+    return r;
+}
+
+PgnPlayedReader *pgn_played_open_stream(FILE *f, const char *name, char *err, size_t errlen)
+{
+    PgnPlayedReader *r = played_new(name, err, errlen);
+    if (r)
+        r->lx.f = f;
+    return r;
+}
+
+void pgn_played_close(PgnPlayedReader *r)
+{
+    if (!r)
+        return;
+    if (r->lx.f && r->owns_file)
+        fclose(r->lx.f);
+    free(r->path);
+    free(r->start);
+    free(r->pos);
+    free(r->tags);
+    free(r->moves);
+    free(r);
+}
+
+static void played_bad(PgnPlayedReader *r, int line, const char *fmt, const char *arg)
+{
+    if (r->bad)
+        return;
+    r->bad = true;
+    int n = snprintf(r->why, sizeof r->why, "%s:%d: game %lld: ", r->path, line, r->number);
+    if (n > 0 && (size_t)n < sizeof r->why)
+        snprintf(r->why + n, sizeof r->why - (size_t)n, fmt, arg);
+}
+
+static void played_start(PgnPlayedReader *r, int line)
+{
+    r->number++;
+    r->start_line = line;
+    r->tag_count = r->move_count = 0;
+    r->moving = r->bad = r->stopped = false;
+    r->fen[0] = r->variant[0] = '\0';
+    memset(&r->game, 0, sizeof r->game);
+}
+
+static void played_tag(PgnPlayedReader *r, const Lexer *lx)
+{
+    if (lx->bad_tag) {
+        played_bad(r, lx->tok_line, "malformed tag '%s' (a tag is [Name \"value\"])",
+                   *lx->name ? lx->name : "[");
+        return;
+    }
+    const GrowArray a = {&r->tags, sizeof *r->tags};
+    if (!arrays_reserve(&r->tag_cap, (size_t)r->tag_count + 1, &a, 1)) {
+        played_bad(r, lx->tok_line, "%s", "out of memory");
+        return;
+    }
+    PgnTag *t = &r->tags[r->tag_count++];
+    snprintf(t->name, sizeof t->name, "%s", lx->name);
+    snprintf(t->value, sizeof t->value, "%s", lx->text);
+    if (!strcmp(lx->name, "FEN"))
+        snprintf(r->fen, sizeof r->fen, "%s", lx->text);
+    else if (!strcmp(lx->name, "Variant"))
+        snprintf(r->variant, sizeof r->variant, "%.63s", lx->text);
+}
+
+/* The start position from the tags, before the first move. */
+static void played_begin_moves(PgnPlayedReader *r, int line)
+{
+    r->moving = true;
+    bool known, c960 = variant_is_960(r->variant, &known);
+    if (!known) {
+        played_bad(r, line, "variant '%s' is not chess or Chess960", r->variant);
+        return;
+    }
+    char err[200];
+    if (!*r->fen)
+        pos_set_fen(r->start, START_FEN, c960, err, sizeof err);
+    else if (!pos_set_fen(r->start, r->fen, c960, err, sizeof err)
+             && (c960 || !pos_set_fen(r->start, r->fen, true, err, sizeof err))) {
+        played_bad(r, line, "bad FEN tag: %s", err);
+        return;
+    }
+    memcpy(r->pos, r->start, sizeof *r->pos);
+}
+
+/* Whether text is written like a move (SAN, long algebraic, UCI, castling),
+ * whatever the position. */
+static bool looks_like_move(const char *text)
+{
+    size_t n = strlen(text);
+    if (n < 2 || n > 12)
+        return false;
+    for (const char *p = text; *p; p++)
+        if (!strchr("abcdefgh12345678NBRQKOo0x-=+#!?:nbrq", *p))
+            return false;
+    if (text[0] == 'O' || text[0] == '0')
+        return !strncmp(text, "O-O", 3) || !strncmp(text, "0-0", 3);
+    for (const char *p = text; p[1]; p++)
+        if (*p >= 'a' && *p <= 'h' && p[1] >= '1' && p[1] <= '8')
+            return true;
+    return false;
+}
+
+static void played_move(PgnPlayedReader *r, const char *text, int line)
+{
+    if (!r->moving)
+        played_begin_moves(r, line);
+    if (r->bad || r->stopped)
+        return;
+    char why[200];
+    move_t m = parse_move(r->pos, text, why, sizeof why);
+    if (m == MOVE_NONE) {
+        if (!looks_like_move(text)) {
+            played_bad(r, line, "'%s' is not a move", text);
+            return;
+        }
+        /* Written as a move but not playable: the game is given up to it. */
+        r->stopped = true;
+        r->game.stop_line = line;
+        snprintf(r->game.stop_text, sizeof r->game.stop_text, "%.23s", text);
+        snprintf(r->game.stop_why, sizeof r->game.stop_why, "%s", why);
+        return;
+    }
+    const GrowArray a = {&r->moves, sizeof *r->moves};
+    if (!arrays_reserve(&r->move_cap, (size_t)r->move_count + 1, &a, 1)) {
+        played_bad(r, line, "%s", "out of memory");
+        return;
+    }
+    PgnMove *pm = &r->moves[r->move_count++];
+    pm->move = m;
+    pm->line = line;
+    pm->clk_ms = -1;
+    snprintf(pm->text, sizeof pm->text, "%.23s", text);
+    pos_make_game_move(r->pos, m);
+}
+
+/* "[%clk 1:23:45.6]" in a comment: the milliseconds; -1 when absent or bad. */
+static int64_t parse_clock(const char *comment)
+{
+    const char *p = strstr(comment, "[%clk");
+    if (!p)
+        return -1;
+    p += 5;
+    while (*p == ' ')
+        p++;
+    long long part[3] = {0, 0, 0};
+    int parts = 0;
+    while (parts < 3 && isdigit((unsigned char)*p)) {
+        long long v = 0;
+        while (isdigit((unsigned char)*p) && v < 100000)
+            v = 10 * v + (*p++ - '0');
+        part[parts++] = v;
+        if (*p != ':')
+            break;
+        p++;
+    }
+    if (parts == 0)
+        return -1;
+    long long ms = 0;
+    for (int i = 0; i < parts; i++)
+        ms = ms * 60 + part[i];
+    ms *= 1000;
+    if (*p == '.') {
+        long long scale = 100;
+        for (p++; isdigit((unsigned char)*p); p++, scale /= 10)
+            ms += (*p - '0') * scale;
+    }
+    while (*p == ' ')
+        p++;
+    return *p == ']' ? ms : -1;
+}
+
+static void played_comment(PgnPlayedReader *r, const char *text)
+{
+    if (r->bad || r->stopped || r->move_count == 0)
+        return;
+    int64_t clk = parse_clock(text);
+    if (clk >= 0)
+        r->moves[r->move_count - 1].clk_ms = clk;
+}
+
+/* The game just ended with `result` (NULL: cut off before `line`, 0: the end
+ * of the file). */
+static int played_end(PgnPlayedReader *r, const char *result, int line, char *err, size_t errlen)
+{
+    if (!result) {
+        char where[64] = "before the end of the file";
+        if (line)
+            snprintf(where, sizeof where, "before line %d", line);
+        played_bad(r, r->start_line, "the game is cut off: no result %s", where);
+    }
+    if (!r->moving && !r->bad)
+        played_begin_moves(r, r->start_line); /* a game of no moves: its start stands */
+    if (r->bad) {
+        snprintf(err, errlen, "%s", r->why);
+        return RECORD_BAD_GAME;
+    }
+    PgnPlayedGame *g = &r->game;
+    g->number = r->number;
+    g->line = r->start_line;
+    g->tags = r->tags;
+    g->tag_count = r->tag_count;
+    g->start = r->start;
+    g->moves = r->moves;
+    g->move_count = r->move_count;
+    g->stopped = r->stopped;
+    snprintf(g->result, sizeof g->result, "%.7s", result ? result : "*");
+    return RECORD_GAME;
+}
+
+int pgn_played_next(PgnPlayedReader *r, char *err, size_t errlen)
+{
+    Lexer *lx = &r->lx;
+    bool in_game = false;
+    for (;;) {
+        TokType t = r->held ? lx->type : lx_next(lx);
+        r->held = false;
+        if (t == TOK_EOF) {
+            if (in_game)
+                return played_end(r, NULL, 0, err, errlen);
+            if (ferror(lx->f)) {
+                snprintf(err, errlen, "cannot read '%s'", r->path);
+                return RECORD_FAILED;
+            }
+            return RECORD_END;
+        }
+        if (t == TOK_TAG) {
+            if (in_game && r->moving) { /* no result before these tags */
+                r->held = true;
+                return played_end(r, NULL, lx->tok_line, err, errlen);
+            }
+            if (!in_game) {
+                played_start(r, lx->tok_line);
+                in_game = true;
+            }
+            played_tag(r, lx);
+            continue;
+        }
+        if (!in_game) {
+            played_start(r, lx->tok_line);
+            in_game = true;
+        }
+        if (t == TOK_COMMENT) {
+            played_comment(r, lx->text);
+            continue;
+        }
+        if (is_result(lx->text))
+            return played_end(r, lx->text, lx->tok_line, err, errlen);
+        const char *s = lx->text, *q = s;
+        while (isdigit((unsigned char)*q))
+            q++;
+        if (q > s && *q == '.') {
+            while (*q == '.')
+                q++;
+            if (!*q)
+                continue;
+            s = q;
+        } else if (q > s && !*q)
+            continue;
+        if (lx->long_text)
+            played_bad(r, lx->tok_line, "'%.40s...' is not a move", lx->text);
+        else
+            played_move(r, s, lx->tok_line);
+    }
+}
+
+const PgnPlayedGame *pgn_played_game(const PgnPlayedReader *r) { return &r->game; }

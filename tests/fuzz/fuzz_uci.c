@@ -1,8 +1,9 @@
 /* libFuzzer target: the whole UCI line handler, fed arbitrary bytes split
  * into lines. Searches are bounded by a small node limit (appended to every
  * `go`), commands that only cost time (bench, perft, perftsuite) or write
- * files (datagen) and huge Hash sizes are skipped, and each input ends like
- * end of input (an endless search is stopped, a finite one finished). The
+ * files (datagen, review: fuzz_pgn reads its PGN) and huge Hash sizes are
+ * skipped, and each input ends like end of input (an endless search is
+ * stopped, a finite one finished). The
  * engine's output goes to /dev/null; the sanitizers and the invariants below
  * are the checks. */
 #include <ctype.h>
@@ -43,7 +44,8 @@ static bool skipped(const char *line)
     const char *p = line;
     while (*p && isspace((unsigned char)*p))
         p++;
-    if (!strncmp(p, "bench", 5) || !strncmp(p, "datagen", 7) || contains_ci(line, "perft"))
+    if (!strncmp(p, "bench", 5) || !strncmp(p, "datagen", 7) || !strncmp(p, "review", 6)
+        || contains_ci(line, "perft"))
         return true;
     /* Big tables only cost time and memory: at most two-digit Hash sizes. */
     if (contains_ci(line, "hash"))

@@ -6,7 +6,7 @@ dir=${1:-build/fuzz}
 secs=${2:-60}
 here=$(dirname "$0")
 fail=0
-for t in fen position uci; do
+for t in fen position uci pgn; do
     bin=$dir/fuzz_$t
     [ -x "$bin" ] || { echo "fuzz: $bin is missing (make fuzz)"; exit 1; }
     if [ -d "$here/regress/$t" ] && [ -n "$(ls "$here/regress/$t")" ]; then
@@ -19,7 +19,7 @@ for t in fen position uci; do
 done
 [ $fail = 0 ] || exit 1
 pids=""
-for t in fen position uci; do
+for t in fen position uci pgn; do
     rm -rf "$dir/corpus-$t" "$dir/artifacts-$t"
     mkdir -p "$dir/corpus-$t" "$dir/artifacts-$t"
     cp "$here"/corpus/$t/* "$dir/corpus-$t/"
@@ -31,7 +31,7 @@ done
 i=0
 for pid in $pids; do
     i=$((i + 1))
-    t=$(echo fen position uci | cut -d' ' -f$i)
+    t=$(echo fen position uci pgn | cut -d' ' -f$i)
     if wait "$pid"; then
         runs=$(grep -o 'stat::number_of_executed_units: *[0-9]*' "$dir/fuzz-$t.log" | grep -o '[0-9]*$')
         cov=$(grep -o 'cov: [0-9]*' "$dir/fuzz-$t.log" | tail -1)
