@@ -270,7 +270,7 @@ static void note_claims(Position *pos, bool first[2][2], char *note)
                      "with %s to move (Article 9.2.1.2).",
                      side_name(us), side_name(us));
             first[us][0] = false;
-        } else if (pos_rule50(pos) >= 4) {
+        } else if (pos_rule50(pos) >= 3) {
             gen_legal(pos, &list);
             for (int i = 0; i < list.count; i++) {
                 move_t m = list.moves[i];
@@ -607,8 +607,10 @@ static bool review_game(Reviewer *r, const PgnPlayedGame *g, Writer *w, char *su
     const char *due = NULL;
     char why_due[400] = "";
     int flagged_move;
-    const int flag_at = end_at < 0 && !g->stopped ? flag_fall(g, plies, &flagged_move) : -1;
-    if (end_at >= 0) {
+    int flag_at = g->stopped ? -1 : flag_fall(g, plies, &flagged_move);
+    if (flag_at >= 0 && end_at >= 0 && flag_at >= end_at)
+        flag_at = -1; /* the game had ended before the flag fell */
+    if (flag_at < 0 && end_at >= 0) {
         Position *at = r->scratch;
         memcpy(at, g->start, sizeof *at);
         for (int i = 0; i < end_at; i++)
@@ -652,12 +654,12 @@ static bool review_game(Reviewer *r, const PgnPlayedGame *g, Writer *w, char *su
     char players[2][128];
     for (int c = 0; c < 2; c++) {
         const char *name = tag_value(g, c == WHITE ? "White" : "Black");
+        if (name && (!*name || !strcmp(name, "?") || !strcmp(name, side_name(c))))
+            name = NULL; /* no name, or the colour's own */
         const PlayerSummary *ps = &sum[c];
         snprintf(players[c], sizeof players[c],
                  "%s%s%.60s%s: accuracy %.1f%%, %d %s, %d %s, %d %s.", side_name(c),
-                 name && *name && strcmp(name, "?") ? " (" : "",
-                 name && *name && strcmp(name, "?") ? name : "",
-                 name && *name && strcmp(name, "?") ? ")" : "",
+                 name ? " (" : "", name ? name : "", name ? ")" : "",
                  ps->moves ? ps->accuracy_sum / ps->moves : 100.0, ps->inaccuracies,
                  ps->inaccuracies == 1 ? "inaccuracy" : "inaccuracies", ps->mistakes,
                  ps->mistakes == 1 ? "mistake" : "mistakes", ps->blunders,

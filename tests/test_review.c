@@ -2,10 +2,10 @@
  * queen and a missed mate marked as blunders; the Laws' comments for an
  * illegal move, a claimable threefold, a fivefold and a 75-move ending that
  * the result ignores, a mate on the 75th move, a dead position and flag
- * falls with and without mating material; bad games named with their line
- * and skipped; the output read back by Rokade's own reader with the same
- * moves, tags and results; bad arguments refused with the output left as it
- * was. The searches use the hand-crafted evaluation at few nodes: what is
+ * falls with and without mating material; Chess960 castling; bad games
+ * named with their line and skipped; the output read back by Rokade's own
+ * reader with the same moves, tags and results; bad arguments refused with
+ * the output left as it was. The searches use the hand-crafted evaluation at few nodes: what is
  * checked does not hang on a close call. */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -304,4 +304,22 @@ Test(review, arguments)
     char line[16] = "";
     cr_expect(fgets(line, sizeof line, f) && !strcmp(line, "old\n"));
     fclose(f);
+}
+
+Test(review, chess960_castling)
+{
+    int games;
+    Progress prog = {0};
+    char *all = review("chess960.pgn", "nodes 5000", &games, &prog);
+    cr_assert_eq(games, 1);
+    char *g = game_text(all, 1);
+    has(g, "[Variant \"Chess960\"]");
+    has(g, "1. O-O {");
+    has(g, "1... O-O-O {");
+    has(g, "2. Kh1 {");
+    const int moves[] = {4};
+    const char *const results[] = {"1/2-1/2"};
+    read_back(moves, results, 1);
+    free(g);
+    free(all);
 }

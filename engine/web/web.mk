@@ -18,7 +18,8 @@ WEB_MT_OBJ := $(LIB_SRC:%.c=build/wasm-mt/%.o) build/wasm-mt/eval/nnue_embed.o
 WEB_RULES_OBJ := $(filter build/wasm-st/movegen/%,$(WEB_ST_OBJ)) build/wasm-st/search/level.o \
                  build/wasm-st/$(WEB_DIR)/rules.o
 WEB_LINK  := -O3 -sMODULARIZE=1 -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString --no-entry
-WEB_ENGINE_EXPORTS := -sEXPORTED_FUNCTIONS=_web_init,_web_command
+WEB_ENGINE_EXPORTS := -sEXPORTED_FUNCTIONS=_web_init,_web_command \
+  -sEXPORTED_RUNTIME_METHODS=ccall,cwrap,UTF8ToString,FS
 # The rules module's functions (rules.c), as emcc's comma-separated list.
 WEB_RULES_FUNCS := rules_init rules_new_game rules_error rules_legal rules_play rules_fen \
   rules_state rules_in_check rules_side rules_can_mate rules_level_full rules_elo_min \

@@ -9,6 +9,7 @@ import {Engine} from './engine.js'
 import {Clock, TIME_CONTROLS, customControl} from './clock.js'
 import {sounds} from './sound.js'
 import {gamePgn} from './pgn.js'
+import {parseReview, NAG_SYMBOL, NAG_NAME} from './review.js'
 import {LANGUAGES, localSan, ENDINGS} from './i18n.js'
 import {chess960Fen, randomChess960} from './chess960.js'
 import {describeLevel, levelRange} from './levels.js'
@@ -32,6 +33,10 @@ let token = 0 // bumped to forget the robot's search in flight
 let robotEval = null // the robot's last score, its own view: {score, mate}
 let drawing = 0 // bumped by each position the board is asked to draw
 let confirming = null // the action that waits for the confirmation's "Yes"
+let reviewed = null // the ended game's review: {moves, players, pgn} (review.js)
+let reviewing = false // a review runs in the worker
+let shownPly = null // the reviewed move whose position the board shows, or null
+const REVIEW_NODES = 150000 // a position; about a minute for a 40-move game in the browser
 
 /* ---- settings form ---------------------------------------------------- */
 
@@ -109,6 +114,8 @@ function newGame() {
         setStatus(`That start position is refused: ${e.message}`)
         return
     }
+    reviewed = null
+    shownPly = null
     opponent = settings.opponent
     human = settings.color === 'random' ? (Math.random() < 0.5 ? 'w' : 'b') : settings.color
     if (opponent === 'friend') human = 'w'
@@ -346,14 +353,18 @@ function kingSquare(color) {
 }
 
 function render() {
-    board.removeMarkers(MARKER_TYPE.square)
-    board.removeMarkers(MARKER_TYPE.circleDanger)
-    const last = game.moves[game.moves.length - 1]
-    if (last) {
-        board.addMarker(MARKER_TYPE.square, last.uci.slice(0, 2))
-        board.addMarker(MARKER_TYPE.square, last.uci.slice(2, 4))
+    // While a reviewed move is shown, the board keeps its position and marks.
+    if (shownPly === null) {
+        board.removeMarkers(MARKER_TYPE.square)
+        board.removeMarkers(MARKER_TYPE.circleDanger)
+        board.removeMarkers(MARKER_TYPE.circlePrimary)
+        const last = game.moves[game.moves.length - 1]
+        if (last) {
+            board.addMarker(MARKER_TYPE.square, last.uci.slice(0, 2))
+            board.addMarker(MARKER_TYPE.square, last.uci.slice(2, 4))
+        }
+        if (game.check) board.addMarker(MARKER_TYPE.circleDanger, kingSquare(game.turn))
     }
-    if (game.check) board.addMarker(MARKER_TYPE.circleDanger, kingSquare(game.turn))
     if (over) {
         closeConfirm()
         const [text, article] = ENDINGS[over.kind]
@@ -368,12 +379,15 @@ function render() {
     }
     $('claim').disabled = !(humanToMove() && CLAIMS.includes(game.state))
     for (const id of ['draw', 'resign']) $(id).disabled = !!over
-    $('takeback').disabled = game.moves.length === 0
+    $('takeback').disabled = game.moves.length === 0 || reviewing
+    $('review').hidden = !over
+    $('review').disabled = !over || !game.moves.length || reviewing || !!reviewed
+    renderReview()
     $('draw').textContent = opponent === 'robot' ? 'Offer draw' : 'Agree a draw'
     renderMoves()
     renderClocks()
     renderEval()
-    $('pgn').value = gamePgn(game, pgnInfo())
+    $('pgn').value = reviewed ? reviewed.pgn : gamePgn(game, pgnInfo())
     keepGame()
 }
 
@@ -393,9 +407,96 @@ function renderMoves() {
             list.append(li)
             if (ply % 2 === 1) li.append(Object.assign(document.createElement('span'), {textContent: '…'}))
         }
-        li.append(Object.assign(document.createElement('span'), {textContent: localSan(m.san, settings.lang)}))
+        const span = Object.assign(document.createElement('span'), {textContent: localSan(m.san, settings.lang)})
+        const r = reviewed && reviewed.moves[i]
+        if (r) {
+            span.dataset.ply = i
+            span.tabIndex = 0
+            span.setAttribute('role', 'button')
+            span.classList.toggle('shown', shownPly === i)
+            if (r.nag) {
+                span.classList.add(`nag${r.nag.slice(1)}`)
+                span.dataset.nag = NAG_SYMBOL[r.nag]
+                span.append(Object.assign(document.createElement('b'), {textContent: NAG_SYMBOL[r.nag]}))
+                span.title = `${NAG_NAME[r.nag]}: ${r.comment}`
+            } else span.title = r.comment || ''
+        }
+        li.append(span)
     })
-    list.scrollTop = list.scrollHeight
+    list.dataset.reviewed = reviewed ? 'yes' : 'no'
+    if (shownPly === null) list.scrollTop = list.scrollHeight
+}
+
+/* ---- the review of an ended game (engine/review.h in the worker) ------- */
+
+function startReview() {
+    if (!over || reviewing || reviewed || !game.moves.length) return
+    reviewing = true
+    token++
+    engine.stop()
+    render()
+    setStatus('Reviewing the game…')
+    const pgn = gamePgn(game, pgnInfo())
+    engine.review(pgn, REVIEW_NODES, (done, total) => setStatus(`Reviewing the game: position ${done} of ${total}`))
+        .then((annotated) => {
+            const r = parseReview(annotated)
+            if (r.moves.length !== game.moves.length) throw new Error('the review does not match the game')
+            reviewed = {...r, pgn: annotated}
+            reviewing = false
+            render()
+            setStatus('Review done: click a move to see it and the better move')
+        })
+        .catch((e) => {
+            reviewing = false
+            render()
+            setStatus(`The review failed: ${e.message}`)
+        })
+}
+
+function renderReview() {
+    const box = $('review-box')
+    box.hidden = !reviewed
+    if (!reviewed) return
+    $('review-summary').replaceChildren(...reviewed.players.map((t) => Object.assign(document.createElement('li'), {textContent: t})))
+    const r = shownPly !== null ? reviewed.moves[shownPly] : null
+    $('review-move').textContent = r ? `${localSan(r.san, settings.lang)}${r.nag ? NAG_SYMBOL[r.nag] : ''} (${r.eval ?? ''}) ${r.comment}` : ''
+    $('review-end').hidden = shownPly === null
+}
+
+/* Shows the position before reviewed move `ply`, the move played (squares)
+ * and the engine's better move (circles). */
+function showReviewedMove(ply) {
+    const r = reviewed && reviewed.moves[ply]
+    if (!r) return
+    const {fen, legal} = game.at(ply)
+    const better = r.best && legal.find((m) => m.san === r.best)
+    shownPly = ply
+    const el = $('board')
+    const mine = ++drawing
+    el.dataset.settled = 'no'
+    board.setPosition(fen, false).then(() => {
+        if (mine === drawing) el.dataset.settled = 'yes'
+    })
+    board.removeMarkers(MARKER_TYPE.square)
+    board.removeMarkers(MARKER_TYPE.circleDanger)
+    board.removeMarkers(MARKER_TYPE.circlePrimary)
+    const played = game.moves[ply].uci
+    board.addMarker(MARKER_TYPE.square, played.slice(0, 2))
+    board.addMarker(MARKER_TYPE.square, played.slice(2, 4))
+    if (better && r.nag) {
+        board.addMarker(MARKER_TYPE.circlePrimary, better.from)
+        board.addMarker(MARKER_TYPE.circlePrimary, better.to)
+    }
+    el.dataset.better = better && r.nag ? better.uci : ''
+    renderMoves()
+    renderReview()
+}
+
+function showGameEnd() {
+    shownPly = null
+    $('board').dataset.better = ''
+    showPosition(false)
+    render()
 }
 
 function renderClocks() {
@@ -576,6 +677,19 @@ function bindControls() {
     $('fullscreen').addEventListener('click', () => {
         if (document.fullscreenElement) document.exitFullscreen()
         else document.documentElement.requestFullscreen().catch(() => setStatus('Full screen is not allowed here'))
+    })
+    $('review').addEventListener('click', startReview)
+    $('review-end').addEventListener('click', showGameEnd)
+    $('moves').addEventListener('click', (e) => {
+        const span = e.target.closest('span[data-ply]')
+        if (span) showReviewedMove(Number(span.dataset.ply))
+    })
+    $('moves').addEventListener('keydown', (e) => {
+        const span = e.target.closest('span[data-ply]')
+        if (span && (e.key === 'Enter' || e.key === ' ')) {
+            e.preventDefault()
+            showReviewedMove(Number(span.dataset.ply))
+        }
     })
     $('copy-pgn').addEventListener('click', () => {
         navigator.clipboard.writeText($('pgn').value).then(() => setStatus('PGN copied'),

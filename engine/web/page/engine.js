@@ -8,11 +8,15 @@ export class Engine {
         this.onInfo = null // ({score, mate, pv}, side, position): the side to move's view
         this.listeners = new Set()
         this.searches = [] // {resolve, side, position, score} of each go sent, oldest first
+        this.reviews = [] // {resolve, reject} of each review sent, oldest first
         this.ready = new Promise((resolve) => {
             this.worker.onmessage = (e) => {
                 if (e.data.ready) {
                     this.threads = e.data.threads
                     resolve()
+                } else if ('reviewed' in e.data) {
+                    const r = this.reviews.shift()
+                    if (r) e.data.reviewed === null ? r.reject(new Error(e.data.error)) : r.resolve(e.data.reviewed)
                 } else this.receive(e.data.line)
             }
         })
@@ -59,6 +63,20 @@ export class Engine {
 
     stop() {
         this.send('stop')
+    }
+
+    /* Reviews a game (PGN text) at `nodes` a position (engine/review.h):
+     * resolves with the annotated PGN, rejects with the engine's error.
+     * onProgress(done, total) follows the positions searched. */
+    review(pgn, nodes, onProgress) {
+        const progress = (line) => {
+            const m = /^info string review: game \d+, .* \((\d+)\/(\d+) positions/.exec(line)
+            if (m && onProgress) onProgress(Number(m[1]), Number(m[2]))
+        }
+        this.listeners.add(progress)
+        this.worker.postMessage({review: pgn, nodes})
+        return new Promise((resolve, reject) => this.reviews.push({resolve, reject}))
+            .finally(() => this.listeners.delete(progress))
     }
 
     receive(line) {

@@ -44,6 +44,14 @@ export async function loadRules() {
     })
 }
 
+/* The rules module's legal moves: {uci, san, from, to, promotion}. */
+function legalMoves() {
+    return R.legal().split('\n').filter(Boolean).map((l) => {
+        const [uci, san] = l.split(' ')
+        return {uci, san, from: uci.slice(0, 2), to: uci.slice(2, 4), promotion: uci[4]}
+    })
+}
+
 export class Game {
     /* Throws an Error with the reason when the FEN is refused. */
     constructor(fen = START_FEN, chess960 = false) {
@@ -59,10 +67,18 @@ export class Game {
         this.turn = R.side() === 0 ? 'w' : 'b'
         this.state = R.state() // rules.c's name of the GameState
         this.check = R.inCheck()
-        this.legal = R.legal().split('\n').filter(Boolean).map((l) => {
-            const [uci, san] = l.split(' ')
-            return {uci, san, from: uci.slice(0, 2), to: uci.slice(2, 4), promotion: uci[4]}
-        })
+        this.legal = legalMoves()
+    }
+
+    /* The FEN and the legal moves before ply `ply` of the game (a reviewed
+     * move's position); the game is left as it was. */
+    at(ply) {
+        R.newGame(this.startFen, this.chess960)
+        for (const m of this.moves.slice(0, ply)) R.play(m.uci)
+        const seen = {fen: R.fen(), legal: legalMoves()}
+        R.newGame(this.startFen, this.chess960)
+        for (const m of this.moves) R.play(m.uci)
+        return seen
     }
 
     /* Plays a legal move (UCI); returns its SAN, or null when it is not legal. */

@@ -53,6 +53,7 @@ const clockRunning = (p) => p.evaluate(() => document.querySelector('.clock.runn
 // The board's pieces as {square: piece}, as cm-chessboard draws them.
 const boardPieces = (p = page) => p.$$eval('#board g.pieces > g[data-square]',
     (gs) => Object.fromEntries(gs.map((g) => [g.dataset.square, g.dataset.piece])))
+const START_FEN_TEST = 'rnbqkbnr/pppppppp/8/8/8/8/PPPPPPPP/RNBQKBNR w KQkq - 0 1'
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms))
 
 async function newGame({opponent = 'friend', fen = '', chess960 = false, color, time = 'none', p = page} = {}) {
@@ -229,6 +230,51 @@ test('checkmate, and the PGN equals the moves played', async () => {
     assert.match(pgn, /\[Result "0-1"\]/)
     assert.match(pgn, /\[Date "\d{4}\.\d\d\.\d\d"\]/)
     assert.deepEqual(await pgnMoves(), ['f3', 'e5', 'g4', 'Qh4#'])
+})
+
+test('review after the game: marks, the better move on the board, the summary and the PGN', async () => {
+    await newGame()
+    assert.equal(await page.$eval('#review', (b) => b.hidden), true)
+    await type('e4', 'e5', 'Qh5', 'Nc6', 'Bc4', 'Nf6', 'Qxf7')
+    assert.match(await status(), /^Checkmate/)
+    await page.click('#review')
+    await page.waitForSelector('#moves[data-reviewed=yes]', {timeout: 180000})
+    assert.match(await status(), /^Review done/)
+    // 3... Nf6?? allows the mate: marked, and its better move shown.
+    const marks = await page.$$eval('#moves span[data-ply]', (s) => s.map((x) => x.dataset.nag || ''))
+    assert.equal(marks.length, 7)
+    assert.equal(marks[5], '??')
+    assert.equal(marks[6], '')
+    await page.click('#moves span[data-ply="5"]')
+    await page.waitForSelector('#board[data-settled=yes]')
+    const pieces = await boardPieces()
+    assert.equal(pieces.f6, undefined) // the position before Nf6
+    assert.equal(pieces.g8, 'bn')
+    const better = await page.$eval('#board', (b) => b.dataset.better)
+    assert.match(better, /^[a-h][1-8][a-h][1-8]$/)
+    assert.notEqual(better, 'g8f6')
+    assert.ok(await legalLine(page, START_FEN_TEST, ['e4', 'e5', 'Qh5', 'Nc6', 'Bc4'],
+        [await page.evaluate((u) => {
+            // the SAN of the better move from the review's text
+            return document.querySelector('#review-move').textContent.match(/Better was \d+\.+ (\S+)\./)[1]
+        }, better)]))
+    assert.match(await page.$eval('#review-move', (e) => e.textContent), /Blunder .*allows a mate in 1/)
+    const summary = await page.$$eval('#review-summary li', (l) => l.map((x) => x.textContent))
+    assert.equal(summary.length, 2)
+    assert.match(summary[0], /^White: accuracy \d+\.\d%/)
+    assert.match(summary[1], /^Black: accuracy .*1 blunder\./)
+    const pgn = await pgnText()
+    assert.match(pgn, /3\.\.\. Nf6 \$4 \{/)
+    assert.match(pgn, /\[Annotator "Rokade /)
+    assert.match(pgn, /\[%eval /)
+    await page.screenshot({path: path.join(OUT, 'review.png')})
+    await page.click('#review-end')
+    await page.waitForSelector('#board[data-settled=yes]')
+    assert.equal((await boardPieces()).f7, 'wq')
+    // A new game forgets the review.
+    await newGame()
+    assert.equal(await page.$eval('#review-box', (b) => b.hidden), true)
+    assert.equal(await page.$eval('#moves', (m) => m.dataset.reviewed), 'no')
 })
 
 test('stalemate', async () => {
