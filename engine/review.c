@@ -18,7 +18,10 @@
 #include "../movegen/util.h"
 #include "version.h"
 
-enum { SHOWN_PV = 8, NOTE_MAX = 1200 };
+/* SHOWN_PV: the moves of a better line shown; MATE_SEEN: the longest mate
+ * whose loss is marked when the position stays won (a longer one is an
+ * engine's find, not a player's miss). */
+enum { SHOWN_PV = 8, NOTE_MAX = 1200, MATE_SEEN = 3 };
 
 /* Per position of a game: the search's view and what the Laws say there. */
 typedef struct {
@@ -131,12 +134,15 @@ static double expected_score(int score, const Position *pos)
 /* The printed score in pawns (White's view), or "#N" / "#-N". */
 static void eval_text(int score, const Position *pos, char *buf, size_t len)
 {
-    int white = pos->side == WHITE ? score : -score;
-    if (white >= SCORE_MATE_IN_MAX)
-        snprintf(buf, len, "#%d", (SCORE_MATE - white + 1) / 2);
-    else if (white <= SCORE_MATED_IN_MAX)
-        snprintf(buf, len, "#-%d", (SCORE_MATE + white) / 2);
-    else if (is_decisive_score(white))
+    const int white = pos->side == WHITE ? score : -score;
+    /* A mate counts the moves of the side that mates: from the side to
+     * move's view, mating in (plies + 1) / 2 or mated in plies / 2. */
+    if (is_mate_score(score)) {
+        const bool mover_mates = score > 0;
+        const int moves = mover_mates ? (SCORE_MATE - score + 1) / 2 : (SCORE_MATE + score) / 2;
+        const bool white_mates = mover_mates == (pos->side == WHITE);
+        snprintf(buf, len, "#%s%d", white_mates ? "" : "-", moves);
+    } else if (is_decisive_score(white))
         snprintf(buf, len, "%.2f", white / 100.0);
     else
         snprintf(buf, len, "%.2f", wdl_normalize(white, wdl_material(pos)) / 100.0);
@@ -483,13 +489,13 @@ static void judge(Ply *b, const Ply *a, move_t played, const Position *before_po
     const bool had_mate = b->score >= SCORE_MATE_IN_MAX && a->state != GAME_CHECKMATE;
     const bool keeps_mate = a->score <= SCORE_MATED_IN_MAX || a->state == GAME_CHECKMATE;
     int mate_nag = 0;
-    if (had_mate && !keeps_mate && played != b->best) {
+    const int mate_moves = (SCORE_MATE - b->score + 1) / 2;
+    if (had_mate && !keeps_mate && played != b->best && (mate_moves <= MATE_SEEN || loss > 0.005)) {
         int cp = -printed_cp(a->score, after_pos);
         mate_nag = cp > 999 ? 6 : cp > 700 ? 2 : 4;
-        snprintf(b->why, sizeof b->why, "a mate in %d was missed.",
-                 (SCORE_MATE - b->score + 1) / 2);
-    } else if (a->score >= SCORE_MATE_IN_MAX && b->score > SCORE_MATED_IN_MAX
-               && played != b->best) {
+        snprintf(b->why, sizeof b->why, "a mate in %d was missed.", mate_moves);
+    } else if (a->score >= SCORE_MATE_IN_MAX && b->score > SCORE_MATED_IN_MAX && played != b->best
+               && b->expected > 0.05) {
         int cp = printed_cp(b->score, before_pos);
         mate_nag = cp < -999 ? 6 : cp < -700 ? 2 : 4;
         snprintf(b->why, sizeof b->why, "it allows a mate in %d.", (SCORE_MATE - a->score + 1) / 2);
@@ -750,10 +756,12 @@ static bool review_game(Reviewer *r, const PgnPlayedGame *g, Writer *w, char *su
             eval_text(p->score, r->scratch, before, sizeof before);
             eval_text(a->score, pos, after, sizeof after);
             move_name(r->scratch, p->pv_len ? p->pv_san[0] : "?", best, sizeof best);
+            char cost[48] = "";
+            if (p->loss >= 0.005)
+                snprintf(cost, sizeof cost, ", -%.0f%% expected score", 100 * p->loss);
             len += (size_t)snprintf(text + len, sizeof text - len,
-                                    " %s (%s to %s, -%.0f%% expected score)%s%s Better was %s.",
-                                    Kind[p->nag], before, after, 100 * p->loss,
-                                    *p->why ? ": " : ".", p->why, best);
+                                    " %s (%s to %s%s)%s%s Better was %s.", Kind[p->nag], before,
+                                    after, cost, *p->why ? ": " : ".", p->why, best);
         }
         if (*a->note && len < sizeof text)
             snprintf(text + len, sizeof text - len, " %s", a->note);

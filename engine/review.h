@@ -16,11 +16,15 @@
  * would mark a half-pawn swing in the opening);
  * a forced mate let go, or one walked into, is judged by the printed score
  * that remains: above 9.99 an inaccuracy, above 7.00 a mistake, else a
- * blunder. Each move gets [%eval] (pawns, White's view, the normalised
- * scale of the UCI output; #N for a mate) and keeps its [%clk]; a judged
- * move gets the engine's better move and line as a variation. A move's
- * accuracy is lichess's 103.1668 * exp(-4.354 * loss) - 3.1669 (loss as
- * above, 0..1; clamped to 0..100), a player's the mean over their moves.
+ * blunder; unmarked when the outcome is not in question (a mate of more
+ * than MATE_SEEN moves let go in a position that stays won, a mate walked
+ * into at an expected score of 5% or less).
+ *
+ * Each move gets [%eval] (pawns, White's view, the normalised scale of the
+ * UCI output; #N for a mate) and keeps its [%clk]; a judged move gets the
+ * engine's better move and line as a variation. A move's accuracy is
+ * lichess's 103.1668 * exp(-4.354 * loss) - 3.1669 (loss as above, 0..1;
+ * clamped to 0..100), a player's the mean over their moves.
  *
  * The Laws, with their articles, as comments: an illegal move (the game is
  * reviewed up to it, 7.5), the first moment a draw by threefold repetition

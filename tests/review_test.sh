@@ -28,7 +28,7 @@ check "the hanging queen marked ??" $?
 n=$(grep -c '^review: game 1, .* positions' "$tmp/b.err")
 [ "$n" -eq 6 ]
 check "a progress line per position of game 1 ($n)" $?
-grep -q '^review: 2 games reviewed, 0 skipped' "$tmp/b.err"
+grep -q '^review: 3 games reviewed, 0 skipped' "$tmp/b.err"
 check "the closing line" $?
 
 # Into a file; bad games named on stderr.

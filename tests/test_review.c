@@ -132,8 +132,8 @@ Test(review, blunders)
     int games;
     Progress prog = {0};
     char *all = review("blunders.pgn", "nodes 20000", &games, &prog);
-    cr_assert_eq(games, 2);
-    char *g1 = game_text(all, 1), *g2 = game_text(all, 2);
+    cr_assert_eq(games, 3);
+    char *g1 = game_text(all, 1), *g2 = game_text(all, 2), *g3 = game_text(all, 3);
     has(g1, "3. Qxg7 $4 { [%eval");
     has(g1, "Blunder");
     has(g1, "Better was 3.");
@@ -146,11 +146,15 @@ Test(review, blunders)
     has(g2, "a mate in 1 was missed. Better was 4. Qxf7#.");
     has(g2, "( 4. Qxf7# { [%eval #1] } )");
     has(g2, "[%eval #1]"); /* after 3... Nf6: White mates in one */
-    const int moves[] = {6, 7};
-    const char *const results[] = {"0-1", "*"};
-    read_back(moves, results, 2);
+    /* Black's mate in one is #-1 from White's view, counted in Black's moves. */
+    has(g3, "2. g4 $4 { [%eval #-1] Blunder");
+    has(g3, "2... Qh4# { Checkmate.");
+    const int moves[] = {6, 7, 4};
+    const char *const results[] = {"0-1", "*", "0-1"};
+    read_back(moves, results, 3);
     free(g1);
     free(g2);
+    free(g3);
     free(all);
 }
 
