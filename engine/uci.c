@@ -644,7 +644,9 @@ static void review_stderr(void *ctx, const char *line)
 }
 
 /* Runs a review for the loop (shell false) or the command line; false with
- * the message in err. */
+ * the message in err. The PGN goes to stdout (the loop's too: no search
+ * prints meanwhile), or, when the loop's lines go elsewhere (the browser
+ * page's worker), through a temporary file to those lines. */
 static bool run_review(Engine *e, const char *args, bool shell, char *err, size_t errlen)
 {
     ReviewOptions *opt = malloc(sizeof *opt);
@@ -653,10 +655,8 @@ static bool run_review(Engine *e, const char *args, bool shell, char *err, size_
         return false;
     }
     bool ok = review_parse(args, opt, err, errlen);
-    FILE *stream = NULL;
-    if (shell)
-        stream = stdout;
-    else if (ok && !*opt->out && !(stream = tmpfile())) {
+    FILE *stream = stdout;
+    if (ok && !shell && Output && !*opt->out && !(stream = tmpfile())) {
         snprintf(err, errlen, "cannot make a temporary file for the PGN: %s", strerror(errno));
         ok = false;
     }
@@ -664,7 +664,7 @@ static bool run_review(Engine *e, const char *args, bool shell, char *err, size_
         ok = review_run(e->search, opt, stream, shell ? review_stderr : review_progress, NULL, err,
                         errlen)
              >= 0;
-    if (stream && !shell) {
+    if (stream && stream != stdout) {
         if (ok) {
             rewind(stream);
             char *line = NULL;
