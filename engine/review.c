@@ -280,12 +280,12 @@ static void note_claims(Position *pos, bool first[2][2], char *note)
             gen_legal(pos, &list);
             for (int i = 0; i < list.count; i++) {
                 move_t m = list.moves[i];
-                char san[12];
-                move_to_san(pos, m, san);
                 pos_make_move(pos, m);
                 bool third = pos_repetitions(pos) >= 2;
                 pos_unmake_move(pos, m);
                 if (third) {
+                    char san[12];
+                    move_to_san(pos, m, san);
                     note_add(note,
                              "%s may now claim a draw by threefold repetition: by writing "
                              "%d%s %s on the scoresheet and declaring it to the arbiter before "

@@ -410,21 +410,34 @@ static bool variant_is_960(const char *v, bool *known)
     return false;
 }
 
+/* The start position of the Variant and FEN tags (empty when absent): the
+ * start position, or the FEN (in Chess960 when the variant says so or the
+ * FEN needs it); false with the reason in why. */
+static bool tags_start(const char *variant, const char *fen, Position *start, char *why, size_t len)
+{
+    bool known, c960 = variant_is_960(variant, &known);
+    if (!known) {
+        snprintf(why, len, "variant '%.60s' is not chess or Chess960", variant);
+        return false;
+    }
+    char err[200];
+    if (!*fen)
+        return pos_set_fen(start, START_FEN, c960, err, sizeof err);
+    if (!pos_set_fen(start, fen, c960, err, sizeof err)
+        && (c960 || !pos_set_fen(start, fen, true, err, sizeof err))) {
+        snprintf(why, len, "bad FEN tag: %s", err);
+        return false;
+    }
+    return true;
+}
+
 /* The start position from the tags, before the first move. */
 static void game_begin_moves(Game *g, int line)
 {
     g->moving = true;
-    bool known, c960 = variant_is_960(g->variant, &known);
-    if (!known) {
-        game_bad(g, line, "variant '%s' is not chess or Chess960", g->variant);
-        return;
-    }
-    char err[200];
-    if (!*g->fen)
-        pos_set_fen(g->start, START_FEN, c960, err, sizeof err);
-    else if (!pos_set_fen(g->start, g->fen, c960, err, sizeof err)
-             && (c960 || !pos_set_fen(g->start, g->fen, true, err, sizeof err))) {
-        game_bad(g, line, "bad FEN tag: %s", err);
+    char why[300];
+    if (!tags_start(g->variant, g->fen, g->start, why, sizeof why)) {
+        game_bad(g, line, "%s", why);
         return;
     }
     memcpy(g->pos, g->start, sizeof *g->pos);
@@ -781,17 +794,9 @@ static void played_tag(PgnPlayedReader *r, const Lexer *lx)
 static void played_begin_moves(PgnPlayedReader *r, int line)
 {
     r->moving = true;
-    bool known, c960 = variant_is_960(r->variant, &known);
-    if (!known) {
-        played_bad(r, line, "variant '%s' is not chess or Chess960", r->variant);
-        return;
-    }
-    char err[200];
-    if (!*r->fen)
-        pos_set_fen(r->start, START_FEN, c960, err, sizeof err);
-    else if (!pos_set_fen(r->start, r->fen, c960, err, sizeof err)
-             && (c960 || !pos_set_fen(r->start, r->fen, true, err, sizeof err))) {
-        played_bad(r, line, "bad FEN tag: %s", err);
+    char why[300];
+    if (!tags_start(r->variant, r->fen, r->start, why, sizeof why)) {
+        played_bad(r, line, "%s", why);
         return;
     }
     memcpy(r->pos, r->start, sizeof *r->pos);
