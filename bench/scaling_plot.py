@@ -14,7 +14,7 @@ import math
 import re
 import sys
 
-ROW = re.compile(r"^\|\s*([\d,]+)\s*\|\s*\d+\s*\|\s*(\d+)\s*\|\s*[\d-]+\s*\|\s*([\d.]+)%\s*\|"
+ROW = re.compile(r"^\|\s*([\d,]+)\s*\|[^|]*\|\s*(\d+)\s*\|\s*[\d-]+\s*\|\s*([\d.]+)%\s*\|"
                  r"\s*([+-]?[\d.]+)\s*\+/-\s*([\d.]+)\s*\|")
 
 
