@@ -541,6 +541,23 @@ static void game_start(Game *g, int line)
     g->start_line = line;
 }
 
+/* The move in a symbol past its move number ("12." or "12...", perhaps glued
+ * to the move: "1.e4"); NULL when the symbol is only a move number. */
+static const char *symbol_move(const char *sym)
+{
+    const char *q = sym;
+    while (isdigit((unsigned char)*q))
+        q++;
+    if (q == sym)
+        return sym;
+    if (*q == '.') {
+        while (*q == '.')
+            q++;
+        return *q ? q : NULL;
+    }
+    return *q ? sym : NULL;
+}
+
 static bool is_result(const char *s)
 {
     return !strcmp(s, "1-0") || !strcmp(s, "0-1") || !strcmp(s, "1/2-1/2") || !strcmp(s, "*");
@@ -642,17 +659,8 @@ int pgn_next_game(PgnReader *r, char *err, size_t errlen)
         if (is_result(lx->text))
             return game_end(g, lx->text, lx->tok_line) == RECORD_GAME ? RECORD_GAME
                                                                       : bad_game(r, err, errlen);
-        /* A move number ("12." or "12..."), perhaps glued to the move ("1.e4"). */
-        const char *s = lx->text, *q = s;
-        while (isdigit((unsigned char)*q))
-            q++;
-        if (q > s && *q == '.') {
-            while (*q == '.')
-                q++;
-            if (!*q)
-                continue;
-            s = q;
-        } else if (q > s && !*q)
+        const char *s = symbol_move(lx->text);
+        if (!s)
             continue;
         if (lx->long_text)
             game_bad(g, lx->tok_line, "'%.40s...' is not a move", lx->text);
@@ -965,16 +973,8 @@ int pgn_played_next(PgnPlayedReader *r, char *err, size_t errlen)
         }
         if (is_result(lx->text))
             return played_end(r, lx->text, lx->tok_line, err, errlen);
-        const char *s = lx->text, *q = s;
-        while (isdigit((unsigned char)*q))
-            q++;
-        if (q > s && *q == '.') {
-            while (*q == '.')
-                q++;
-            if (!*q)
-                continue;
-            s = q;
-        } else if (q > s && !*q)
+        const char *s = symbol_move(lx->text);
+        if (!s)
             continue;
         if (lx->long_text)
             played_bad(r, lx->tok_line, "'%.40s...' is not a move", lx->text);
