@@ -108,26 +108,10 @@ EMSCRIPTEN_KEEPALIVE int rules_in_check(void) { return pos_in_check(&Game); }
 EMSCRIPTEN_KEEPALIVE int rules_side(void) { return Game.side; }
 
 /* Whether `color` could still mate by some series of legal moves, for a flag
- * fall (FIDE 6.9). It could not with a bare king, nor with one minor piece
- * or bishops on one square colour against a bare king; in the other cases a
- * helpmate is taken as possible. */
+ * fall (FIDE 6.9): pos_side_can_mate, as `review` judges it. */
 EMSCRIPTEN_KEEPALIVE int rules_can_mate(int color)
 {
-    if (color != WHITE && color != BLACK)
-        return 0;
-    const Position *p = &Game;
-    bitboard_t mine = p->by_color[color] & ~pos_pieces(p, color, KING);
-    bitboard_t theirs = p->by_color[!color] & ~pos_pieces(p, !color, KING);
-    if (!mine)
-        return 0;
-    if (theirs)
-        return 1;
-    if (pos_pieces(p, color, PAWN) | pos_pieces(p, color, ROOK) | pos_pieces(p, color, QUEEN))
-        return 1;
-    bitboard_t knights = pos_pieces(p, color, KNIGHT), bishops = pos_pieces(p, color, BISHOP);
-    if (popcount(mine) == 1)
-        return 0;
-    return knights || ((bishops & DARK_SQUARES_BB) && (bishops & ~DARK_SQUARES_BB));
+    return (color == WHITE || color == BLACK) && pos_side_can_mate(&Game, color);
 }
 
 /* ---- Play levels (search/level.h): the Skill Level and UCI_Elo options'
