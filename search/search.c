@@ -591,13 +591,19 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         if (root && t->id == 0 && !s->quiet && s->rep.currmove
             && search_elapsed(s) > CURRMOVE_AFTER_MS)
             s->rep.currmove(s->rep.ctx, &s->root, depth, m, move_count + t->pv_idx);
+        /* CHECK_EXT_SEE above -10000 (a test; off by default) extends a
+         * direct check only when the checking move's SEE reaches it; a
+         * discovered check always (a castling rook's check counts as one). */
+        const bool check_see_ok = CHECK_EXT_SEE <= -10000 || ext || !pos_gives_check(pos, m)
+                                  || see_ge(pos, m, CHECK_EXT_SEE);
         play_at(t, ss, pos, m, quiet);
         tt_table_prefetch(&s->tt, pos_key_after(pos, m));
         const uint64_t nodes_before = root ? atomic_load_explicit(&t->nodes, memory_order_relaxed)
                                            : 0;
         make_move(t, pos, m);
         const bool gives_check = pos_in_check(pos);
-        if (!ext && gives_check && ss->ply < CHECK_EXT_PLY_MUL * t->root_depth)
+        if (!ext && gives_check && ss->ply < CHECK_EXT_PLY_MUL * t->root_depth
+            && (check_see_ok || (pos_checkers(pos) & ~sq_bb(move_to(m)))))
             ext = 1;
         if (quiet && nq < (int)(sizeof quiets / sizeof *quiets))
             quiets[nq++] = m;

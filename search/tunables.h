@@ -95,6 +95,7 @@
     /* Extensions (check extension: +4 Elo in 800 games) */                                       \
     X(EXT_PLY_MUL,           2,     1,     4)  /* no singular extension beyond this * root depth */ \
     X(CHECK_EXT_PLY_MUL,     2,     0,     4)  /* no check extension beyond this * root depth */    \
+    X(CHECK_EXT_SEE,    -10000, -10000,  500)  /* a direct check's SEE at least this (-10000: any) */ \
     /* Time allocation (search/timeman.c) */                                                      \
     X(TM_MOVES,             40,    10,    80)  /* moves the clock is spread over at most */        \
     X(TM_SD_MOVES,          35,    10,    80)  /* without moves-to-go: soft = available / this */  \
