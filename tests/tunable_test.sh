@@ -28,6 +28,15 @@ else
 fi
 
 base=$(nodes "$(printf 'bench 7\nquit\n' | "$ROKADE_TUNABLE" 2>&1)")
+# A variant under test (bench/README.md, "Changes that act at depth"): the
+# check extension by SEE, off by default, changes the search when set.
+n=$(nodes "$(printf 'setoption name CHECK_EXT_SEE value 0\nbench 7\nquit\n' | "$ROKADE_TUNABLE" 2>&1)")
+if [ -n "$n" ] && [ "$n" != "$base" ]; then
+    pass=$((pass + 1))
+else
+    fail=$((fail + 1))
+    echo "FAIL: CHECK_EXT_SEE=0 leaves bench 7 at ${n:-no count} nodes, as without it"
+fi
 list=$(sh "$here/bench/ablate.sh" -p)
 count=$(printf '%s\n' "$list" | grep -c .)
 if [ "$count" -lt 14 ]; then
