@@ -70,7 +70,7 @@ static void score_quiet(MovePicker *mp)
 {
     for (int i = mp->cur; i < mp->end; i++)
         mp->scores[i] = hist_quiet(mp->hist, mp->cont, mp->pos, mp->moves[i])
-                        + hist_pawn(mp->hist, mp->pos, mp->moves[i]);
+                        + MP_PAWN_HIST * hist_pawn(mp->hist, mp->pos, mp->moves[i]);
 }
 
 /* Moves the best remaining move to position cur and returns it. */

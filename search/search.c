@@ -637,8 +637,9 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
                 /* The reduced search beat alpha: search again one ply deeper
                  * when it did so by far, one shallower when it came out
                  * barely above the best move so far. */
-                new_depth += (score > best + LMR_DEEPER_MARGIN + 2 * new_depth)
-                             - (score < best + LMR_SHALLOWER_MARGIN);
+                if (LMR_RESEARCH_ADJ)
+                    new_depth += (score > best + LMR_DEEPER_MARGIN + 2 * new_depth)
+                                 - (score < best + LMR_SHALLOWER_MARGIN);
                 if (d < new_depth)
                     score = -search(t, ss + 1, -alpha - 1, -alpha, new_depth, !cut_node);
             }
@@ -700,7 +701,7 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
                                                     : BOUND_UPPER;
     /* Every move failed low: the opponent's quiet move that led here was a
      * good one, and earns the history a cutoff would. */
-    if (prune && best <= old_alpha && !root && !excluded && (ss - 1)->quiet) {
+    if (PRIOR_HIST && prune && best <= old_alpha && !root && !excluded && (ss - 1)->quiet) {
         ContHist *prior[2] = {(ss - 2)->cont, (ss - 3)->cont};
         hist_update_quiet_by(&t->hist, prior, !pos->side, (ss - 1)->piece, (ss - 1)->move,
                              history_bonus(depth));

@@ -67,6 +67,7 @@
     X(LMR_CAPHIST_DIV,    8192,  2048, 32768)  /* captures: one less, and one per this */          \
     X(LMR_DEEPER_MARGIN,    40,     0,   200)  /* re-search a ply deeper above best + this + 2 d */ \
     X(LMR_SHALLOWER_MARGIN, 10,   -50,   100)  /* ... a ply shallower below best + this */         \
+    X(LMR_RESEARCH_ADJ,      1,     0,     1)  /* 0: the re-search at new depth as it is */        \
     /* Quiescence (delta and SEE pruning: +125 Elo, H1) */                                        \
     X(QS_DELTA,            200,    50,100000)  /* margin over the captured piece, cp */            \
     X(QS_SEE_MARGIN,         0,-10000,   200)  /* captures with a SEE below this are skipped */    \
@@ -76,6 +77,7 @@
     X(HIST_BONUS_MAX,     1800,   500,  4000)  /* ... at most this */                             \
     X(EVAL_DIFF_HIST,       10,     0,    40)  /* opponent's quiet: -this * eval change ... */     \
     X(EVAL_DIFF_HIST_MAX, 1600,   200,  4000)  /* ... within +-this */                             \
+    X(PRIOR_HIST,            1,     0,     1)  /* 0: no history for a move all replies fail to */  \
     /* ProbCut */                                                                                 \
     X(PROBCUT_MIN_DEPTH,     5,     2,  1000)  /* shallowest node tried */                        \
     X(PROBCUT_MARGIN,      200,    50,   500)  /* cp above beta a capture must reach ... */       \
@@ -90,6 +92,7 @@
     X(MP_CAPHIST_DIV,       16,     4,    64)  /* capture history weight: 1 / this */              \
     X(MP_GOOD_SEE_DIV,      64,    16,   256)  /* good captures: SEE >= -score / this */           \
     X(MP_KILLERS,            1,     0,     1)  /* killers and counter-move tried after captures */ \
+    X(MP_PAWN_HIST,          1,     0,     1)  /* 0: quiets ordered without the pawn history */    \
     /* Lazy SMP: a thread's vote for its move */                                                  \
     X(VOTE_SCORE_OFFSET,    14,     0,   100)  /* (score - worst + this) * depth */               \
     /* Extensions (check extension: +4 Elo in 800 games) */                                       \
