@@ -15,42 +15,13 @@ beside a match.
 import argparse
 import os
 import random
-import subprocess
 import sys
+
+from uci_pipe import UciPipe
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 DEFAULT_EPD = os.path.join(HERE, "..", "..", "shared", "data", "openings",
                            "balanced.epd")
-
-
-class Engine:
-    def __init__(self, command):
-        self.command = command
-        try:
-            self.proc = subprocess.Popen(command.split(), stdin=subprocess.PIPE,
-                                         stdout=subprocess.PIPE, text=True,
-                                         bufsize=1)
-        except OSError as e:
-            sys.exit("depth_at_nodes: cannot start '%s': %s" % (command, e))
-
-    def send(self, line):
-        self.proc.stdin.write(line + "\n")
-        self.proc.stdin.flush()
-
-    def until(self, token):
-        lines = []
-        while True:
-            line = self.proc.stdout.readline()
-            if not line:
-                sys.exit("depth_at_nodes: '%s' ended before '%s'"
-                         % (self.command, token))
-            lines.append(line.split())
-            if line.startswith(token):
-                return lines
-
-    def close(self):
-        self.send("quit")
-        self.proc.wait()
 
 
 def field(words, name):
@@ -63,7 +34,7 @@ def field(words, name):
 
 
 def measure(command, fens, nodes, hash_mb):
-    e = Engine(command)
+    e = UciPipe(command.split())
     e.send("uci")
     e.until("uciok")
     e.send("setoption name Hash value %d" % hash_mb)
@@ -75,7 +46,7 @@ def measure(command, fens, nodes, hash_mb):
         e.until("readyok")
         e.send("position fen " + fen)
         e.send("go nodes %d" % nodes)
-        infos = [w for w in e.until("bestmove")
+        infos = [w for w in map(str.split, e.until("bestmove"))
                  if w and w[0] == "info" and "score" in w and "depth" in w]
         if not infos:
             sys.exit("depth_at_nodes: '%s' gave no info line with a score "
@@ -83,7 +54,7 @@ def measure(command, fens, nodes, hash_mb):
         depths.append(field(infos[-1], "depth"))
         sd = field(infos[-1], "seldepth")
         seldepths.append(sd if sd is not None else depths[-1])
-    e.close()
+    e.quit()
     return sum(depths) / len(depths), sum(seldepths) / len(seldepths)
 
 

@@ -13,50 +13,32 @@ mate, stalemate, --max-plies, or when an engine has no move. Stop datagen
 and matches first: the clock is real.
 """
 import argparse
-import subprocess
 import sys
 import time
 
+from uci_pipe import UciPipe
 
-class Engine:
+
+class Engine(UciPipe):
     def __init__(self, cmd, hash_mb):
-        self.p = subprocess.Popen([cmd], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, bufsize=1)
+        super().__init__([cmd])
         self.send("uci")
-        self.wait("uciok")
+        self.until("uciok")
         self.send(f"setoption name Hash value {hash_mb}")
         self.send("ucinewgame")
         self.send("isready")
-        self.wait("readyok")
-
-    def send(self, line):
-        self.p.stdin.write(line + "\n")
-        self.p.stdin.flush()
-
-    def wait(self, prefix):
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                sys.exit("the engine ended")
-            if line.startswith(prefix):
-                return line
+        self.until("readyok")
 
     def go(self, position, wtime, btime, inc):
         self.send(position)
         self.send(f"go wtime {wtime} btime {btime} winc {inc} binc {inc}")
         last = {}
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                sys.exit("the engine ended")
+        for line in self.until("bestmove"):
             w = line.split()
             if w and w[0] == "info" and "hashfull" in w and "pv" in w:
                 last = {k: w[w.index(k) + 1] for k in ("depth", "nodes", "hashfull", "time") if k in w}
             if w and w[0] == "bestmove":
                 return w[1], last
-
-    def quit(self):
-        self.send("quit")
-        self.p.wait(timeout=10)
 
 
 def main():
@@ -94,7 +76,7 @@ def main():
         print(f"ply {ply + 1:3d} {best:6s} depth {rows[-1][2]:>3} nodes {rows[-1][3]:>9} time {int(used):6d} ms hashfull {rows[-1][5]:4d}", flush=True)
         side ^= 1
     for e in engines:
-        e.quit()
+        e.quit(timeout=10)
     for level in (500, 900, 990):
         first = next((r for r in rows if r[5] >= level), None)
         print(f"hashfull >= {level}: " + (f"first at ply {first[0]} (move {(first[0] + 1) // 2})" if first else "never"))

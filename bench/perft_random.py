@@ -14,48 +14,27 @@ import random
 import subprocess
 import sys
 
+from uci_pipe import UciPipe
 
-class Engine:
+
+class Engine(UciPipe):
     def __init__(self, cmd, chess960):
-        self.p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                  stderr=subprocess.DEVNULL, text=True, bufsize=1)
+        super().__init__(cmd, stderr=subprocess.DEVNULL)
         self.send("uci")
-        self.wait("uciok")
+        self.until("uciok")
         if chess960:
             self.send("setoption name UCI_Chess960 value true")
-
-    def send(self, s):
-        self.p.stdin.write(s + "\n")
-        self.p.stdin.flush()
-
-    def wait(self, prefix):
-        lines = []
-        while True:
-            line = self.p.stdout.readline()
-            if not line:
-                raise RuntimeError("engine died")
-            line = line.strip()
-            lines.append(line)
-            if line.startswith(prefix):
-                return lines
 
     def divide(self, position, depth):
         self.send(position)
         self.send("go perft %d" % depth)
         out = {}
-        for line in self.wait("Nodes searched"):
+        for line in self.until("Nodes searched"):
             if ":" in line and not line.startswith("Nodes") and not line.startswith("info"):
                 k, v = line.split(":", 1)
                 if v.strip().isdigit():
                     out[k.strip()] = int(v)
         return out
-
-    def close(self):
-        try:
-            self.send("quit")
-            self.p.wait(timeout=5)
-        except Exception:
-            self.p.kill()
 
 
 def main():
@@ -96,8 +75,8 @@ def main():
             moves.append(rnd.choice(sorted(legal)))
         print("game %d/%d: %d plies, %d positions checked, %d mismatches" % (
             g + 1, a.games, len(moves), checked, failed), flush=True)
-    rk.close()
-    sf.close()
+    rk.quit()
+    sf.quit()
     print("perft-random: %d positions, %d mismatches" % (checked, failed))
     sys.exit(1 if failed else 0)
 
