@@ -31,6 +31,7 @@ void mp_init(MovePicker *mp, const Position *pos, const History *hist, ContHist 
     mp->cont[0] = cont ? cont[0] : NULL;
     mp->cont[1] = cont ? cont[1] : NULL;
     mp->qsearch = qsearch;
+    mp->skip_quiets = false;
     /* Quiescence has no killer or counter-move stage (in check, its quiet
      * evasions come with the other quiets), and MP_KILLERS 0 leaves the
      * stage out everywhere (ablation). */
@@ -107,7 +108,7 @@ move_t mp_next(MovePicker *mp)
         switch (mp->stage) {
         case ST_TT:
             mp->stage = ST_GEN_NOISY;
-            if (mp->tt_move)
+            if (mp->tt_move && !(mp->skip_quiets && !is_noisy(pos, mp->tt_move)))
                 return mp->tt_move;
             break;
         case ST_GEN_NOISY: {
@@ -146,22 +147,33 @@ move_t mp_next(MovePicker *mp)
             mp->stage = mp->qsearch ? ST_GEN_QUIET : ST_KILLER1;
             break;
         case ST_KILLER1:
+            if (mp->skip_quiets) {
+                mp->stage = ST_BAD_NOISY;
+                mp->cur = 0;
+                break;
+            }
             mp->stage = ST_KILLER2;
             if (usable_quiet(mp, mp->killers[0]))
                 return mp->killers[0];
             break;
         case ST_KILLER2:
             mp->stage = ST_COUNTER;
-            if (mp->killers[1] != mp->killers[0] && usable_quiet(mp, mp->killers[1]))
+            if (!mp->skip_quiets && mp->killers[1] != mp->killers[0]
+                && usable_quiet(mp, mp->killers[1]))
                 return mp->killers[1];
             break;
         case ST_COUNTER:
             mp->stage = ST_GEN_QUIET;
-            if (mp->counter != mp->killers[0] && mp->counter != mp->killers[1]
+            if (!mp->skip_quiets && mp->counter != mp->killers[0] && mp->counter != mp->killers[1]
                 && usable_quiet(mp, mp->counter))
                 return mp->counter;
             break;
         case ST_GEN_QUIET: {
+            if (mp->skip_quiets) {
+                mp->stage = ST_BAD_NOISY;
+                mp->cur = 0;
+                break;
+            }
             mp->stage = ST_QUIET;
             mp->cur = mp->end = 0;
             MoveList list;
@@ -174,7 +186,7 @@ move_t mp_next(MovePicker *mp)
             break;
         }
         case ST_QUIET:
-            if (mp->cur < mp->end)
+            if (mp->cur < mp->end && !mp->skip_quiets)
                 return pick_best(mp);
             mp->stage = ST_BAD_NOISY;
             mp->cur = 0;

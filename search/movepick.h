@@ -14,6 +14,7 @@ typedef struct {
     move_t tt_move, killers[2], counter;
     int stage;
     bool qsearch;
+    bool skip_quiets; /* set by the search: no more quiet moves */
     int cur, end, bad_end;
     move_t moves[MAX_MOVES];
     int scores[MAX_MOVES];
@@ -24,7 +25,9 @@ typedef struct {
  * none); killers may be NULL. The picker only reads the histories. */
 void mp_init(MovePicker *mp, const Position *pos, const History *hist, ContHist *const cont[2],
              move_t tt_move, const move_t killers[2], move_t counter, bool qsearch);
-/* The next move, or MOVE_NONE when done. */
+/* The next move, or MOVE_NONE when done. After mp_skip_quiets no quiet
+ * move comes any more (the captures and promotions still do). */
 move_t mp_next(MovePicker *mp);
+static inline void mp_skip_quiets(MovePicker *mp) { mp->skip_quiets = true; }
 
 #endif

@@ -550,8 +550,14 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         if (prune && !root && best > SCORE_MATED_IN_MAX && non_pawn_material(pos, pos->side)) {
             if (quiet && !pos_gives_check(pos, m)) {
                 int lmp = (LMP_BASE + depth * depth) / (2 - improving);
-                if (move_count > lmp)
+                if (move_count > lmp) {
+                    /* Every later quiet would be pruned too but a check:
+                     * the picker leaves them all out, checks too (the time
+                     * it saves is worth more than the quiet checks;
+                     * bench/README.md). */
+                    mp_skip_quiets(&mp);
                     continue;
+                }
                 /* History pruning: quiet moves that keep failing here. */
                 if (depth <= HIST_PRUNE_DEPTH && hist_score < -HIST_PRUNE_MARGIN * depth)
                     continue;

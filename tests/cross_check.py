@@ -6,7 +6,7 @@ at small depth, Threads 2 and, with --syzygy, tablebase probes from a
 SyzygyPath of two directories.
 
     python3 tests/cross_check.py --runner wine --engine build/windows/rokade.exe \
-        --bench 2004435 --syzygy ../shared/data/syzygy --path-sep ';'
+        --bench 1723324 --syzygy ../shared/data/syzygy --path-sep ';'
 
 Prints one line per check and 'cross_check: N passed, N failed'; the exit
 status is 1 when any failed. Used by tests/cross_test.sh (make test-cross).

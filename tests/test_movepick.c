@@ -471,7 +471,50 @@ static void check_qsearch_arg(const Input *in, bool unused)
         check_qsearch(in);
 }
 
+/* mp_skip_quiets after the first k moves, for every k: the moves after it
+ * are those the picker would have returned after them, without the quiet
+ * ones (captures and promotions in the same order). */
+static void check_skip(const Input *in, bool unused)
+{
+    (void)unused;
+    move_t full[MAX_MOVES];
+    const int n = pick_all(in, false, full);
+    char ctx[400], a[8], b[8];
+    for (int k = 0; k <= n; k++) {
+        MovePicker mp;
+        ContHist *cont[2] = {in->t.cont[0], in->t.cont[1]};
+        mp_init(&mp, in->pos, in->t.hist, cont, in->tt, in->no_killers ? NULL : in->killers,
+                in->counter, false);
+        for (int i = 0; i < k; i++)
+            cr_assert_eq(mp_next(&mp), full[i]);
+        mp_skip_quiets(&mp);
+        int j = k;
+        move_t m;
+        while ((m = mp_next(&mp)) != MOVE_NONE) {
+            while (j < n && !is_noisy(in->pos, full[j]))
+                j++;
+            if (j == n || m != full[j]) {
+                describe(in, ctx, sizeof ctx);
+                cr_assert_fail("skip after %d moves: %s where %s was due (%s)", k,
+                               name(in->pos, m, a), j == n ? "none" : name(in->pos, full[j], b),
+                               ctx);
+            }
+            j++;
+        }
+        while (j < n && !is_noisy(in->pos, full[j]))
+            j++;
+        if (j < n) {
+            describe(in, ctx, sizeof ctx);
+            cr_assert_fail("skip after %d moves: %s is missing (%s)", k, name(in->pos, full[j], a),
+                           ctx);
+        }
+        cr_assert_eq(mp_next(&mp), MOVE_NONE);
+    }
+}
+
 Test(movepick, every_legal_move_exactly_once) { random_inputs(400, check_main, false); }
+
+Test(movepick, skip_quiets_leaves_the_captures_in_order) { random_inputs(40, check_skip, false); }
 
 Test(movepick, stages_in_order)
 {
