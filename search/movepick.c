@@ -108,7 +108,7 @@ move_t mp_next(MovePicker *mp)
         switch (mp->stage) {
         case ST_TT:
             mp->stage = ST_GEN_NOISY;
-            if (mp->tt_move && !(mp->skip_quiets && !is_noisy(pos, mp->tt_move)))
+            if (mp->tt_move)
                 return mp->tt_move;
             break;
         case ST_GEN_NOISY: {
@@ -144,36 +144,26 @@ move_t mp_next(MovePicker *mp)
                 mp->stage = ST_DONE;
                 break;
             }
-            mp->stage = mp->qsearch ? ST_GEN_QUIET : ST_KILLER1;
+            mp->cur = 0;
+            mp->stage = mp->skip_quiets ? ST_BAD_NOISY : mp->qsearch ? ST_GEN_QUIET : ST_KILLER1;
             break;
         case ST_KILLER1:
-            if (mp->skip_quiets) {
-                mp->stage = ST_BAD_NOISY;
-                mp->cur = 0;
-                break;
-            }
             mp->stage = ST_KILLER2;
             if (usable_quiet(mp, mp->killers[0]))
                 return mp->killers[0];
             break;
         case ST_KILLER2:
             mp->stage = ST_COUNTER;
-            if (!mp->skip_quiets && mp->killers[1] != mp->killers[0]
-                && usable_quiet(mp, mp->killers[1]))
+            if (mp->killers[1] != mp->killers[0] && usable_quiet(mp, mp->killers[1]))
                 return mp->killers[1];
             break;
         case ST_COUNTER:
             mp->stage = ST_GEN_QUIET;
-            if (!mp->skip_quiets && mp->counter != mp->killers[0] && mp->counter != mp->killers[1]
+            if (mp->counter != mp->killers[0] && mp->counter != mp->killers[1]
                 && usable_quiet(mp, mp->counter))
                 return mp->counter;
             break;
         case ST_GEN_QUIET: {
-            if (mp->skip_quiets) {
-                mp->stage = ST_BAD_NOISY;
-                mp->cur = 0;
-                break;
-            }
             mp->stage = ST_QUIET;
             mp->cur = mp->end = 0;
             MoveList list;
@@ -186,7 +176,7 @@ move_t mp_next(MovePicker *mp)
             break;
         }
         case ST_QUIET:
-            if (mp->cur < mp->end && !mp->skip_quiets)
+            if (mp->cur < mp->end)
                 return pick_best(mp);
             mp->stage = ST_BAD_NOISY;
             mp->cur = 0;
@@ -198,5 +188,19 @@ move_t mp_next(MovePicker *mp)
             break;
         default: return MOVE_NONE;
         }
+    }
+}
+
+void mp_skip_quiets(MovePicker *mp)
+{
+    /* In the quiet stages the rest is the bad captures at once; before
+     * them the good captures come first and then the bad ones, and a
+     * quiet TT move not yet returned is passed over. */
+    mp->skip_quiets = true;
+    if (mp->stage == ST_TT && mp->tt_move && !is_noisy(mp->pos, mp->tt_move))
+        mp->stage = ST_GEN_NOISY;
+    else if (mp->stage >= ST_KILLER1 && mp->stage <= ST_QUIET) {
+        mp->stage = ST_BAD_NOISY;
+        mp->cur = 0;
     }
 }

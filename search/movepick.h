@@ -14,7 +14,7 @@ typedef struct {
     move_t tt_move, killers[2], counter;
     int stage;
     bool qsearch;
-    bool skip_quiets; /* set by the search: no more quiet moves */
+    bool skip_quiets; /* mp_skip_quiets before the quiet stages */
     int cur, end, bad_end;
     move_t moves[MAX_MOVES];
     int scores[MAX_MOVES];
@@ -28,6 +28,6 @@ void mp_init(MovePicker *mp, const Position *pos, const History *hist, ContHist 
 /* The next move, or MOVE_NONE when done. After mp_skip_quiets no quiet
  * move comes any more (the captures and promotions still do). */
 move_t mp_next(MovePicker *mp);
-static inline void mp_skip_quiets(MovePicker *mp) { mp->skip_quiets = true; }
+void mp_skip_quiets(MovePicker *mp);
 
 #endif
