@@ -23,13 +23,17 @@
  * 11.2; each moved down to where those points put it (1400 6.1, 1500 7.2,
  * 1700 9.6, 1800 10.6, where they scored 45.0%, 56.0%, 57.5% and 50.5%),
  * and 1000 and 1200 moved with 1400; 1600 (54.5% at 9.0), 1900 (51.0%)
- * and 2000 (47.0%) stayed.
+ * and 2000 (47.0%) stayed. After 0f0b232 (the skip of the quiets at
+ * late-move pruning, which prunes more at a level's capped depth) 1800
+ * scored 32.0% at 10.6 and 55.0% at 11.6, 1400 38.0% at 6.1 and 53.0% at
+ * 6.7 (1000 and 1200 moved with it); 1500 (45.5%), 1600 (44.5%), 1700
+ * (50.5%), 1900 (46.0%) and 2000 (55.0%) stayed.
  * Below 1400 (Stockfish's lowest setting is 1350) the points keep the slope
  * of the earlier fits; from 2000 the strength rises to full strength at 2400
  * (not calibrated: full strength stands above 2400 on this scale). */
 static const LevelEloPoint EloTable[] = {
-    {1000, 2.1}, {1200, 3.8},  {1400, 6.1},  {1500, 7.2},  {1600, 9.0},
-    {1700, 9.6}, {1800, 10.6}, {1900, 13.4}, {2000, 15.3}, {2400, 20.0},
+    {1000, 2.7}, {1200, 4.4},  {1400, 6.7},  {1500, 7.2},  {1600, 9.0},
+    {1700, 9.6}, {1800, 11.6}, {1900, 13.4}, {2000, 15.3}, {2400, 20.0},
 };
 
 double level_strength(int skill_level, bool limit_strength, int elo)
