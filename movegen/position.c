@@ -76,6 +76,20 @@ bool pos_square_attacked(const Position *pos, int sq, int by, bitboard_t occ)
            || (bishop_attacks(sq, occ) & them & (pos->by_type[BISHOP] | pos->by_type[QUEEN]));
 }
 
+bitboard_t pos_attacked_by(const Position *pos, int by)
+{
+    const bitboard_t occ = pos_occupied(pos), them = pos->by_color[by];
+    bitboard_t att = pawn_attacks_bb(by, them & pos->by_type[PAWN])
+                     | king_attacks(pos_king_sq(pos, by));
+    for (bitboard_t b = them & pos->by_type[KNIGHT]; b;)
+        att |= knight_attacks(pop_lsb(&b));
+    for (bitboard_t b = them & (pos->by_type[BISHOP] | pos->by_type[QUEEN]); b;)
+        att |= bishop_attacks(pop_lsb(&b), occ);
+    for (bitboard_t b = them & (pos->by_type[ROOK] | pos->by_type[QUEEN]); b;)
+        att |= rook_attacks(pop_lsb(&b), occ);
+    return att;
+}
+
 bool pos_ep_capture_legal(const Position *pos, int from)
 {
     const StateInfo *st = pos_st(pos);

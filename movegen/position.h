@@ -111,6 +111,9 @@ bool pos_is_consistent(const Position *pos);
 /* Attackers of either colour to sq with the given occupancy. */
 bitboard_t pos_attackers_to(const Position *pos, int sq, bitboard_t occ);
 bool pos_square_attacked(const Position *pos, int sq, int by, bitboard_t occ);
+/* Every square a piece of side `by` attacks (sliders through the current
+ * occupancy), whatever stands on it. */
+bitboard_t pos_attacked_by(const Position *pos, int by);
 /* Whether a pawn of the side to move on `from` may legally capture e.p. */
 bool pos_ep_capture_legal(const Position *pos, int from);
 

@@ -3,8 +3,9 @@
 
 #include <string.h>
 
-void hist_update_quiets(History *h, ContHist *const cont[2], const Position *pos, move_t prev,
-                        move_t best, const move_t *quiets, int n, int depth)
+void hist_update_quiets(History *h, ContHist *const cont[2], const Position *pos,
+                        bitboard_t threats, move_t prev, move_t best, const move_t *quiets, int n,
+                        int depth)
 {
     int bonus = history_bonus(depth);
     if (MP_KILLERS && prev && prev != MOVE_NULL) {
@@ -12,7 +13,7 @@ void hist_update_quiets(History *h, ContHist *const cont[2], const Position *pos
         h->counter[pos->board[pto]][pto] = best;
     }
     for (int i = 0; i < n; i++)
-        hist_update_quiet(h, cont, pos, quiets[i], quiets[i] == best ? bonus : -bonus);
+        hist_update_quiet(h, cont, pos, threats, quiets[i], quiets[i] == best ? bonus : -bonus);
 }
 
 void hist_update_captures(History *h, const Position *pos, move_t best, const move_t *captures,

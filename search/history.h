@@ -1,5 +1,6 @@
 /* Move-ordering statistics kept per search thread: butterfly history (by
- * side, from and to), capture history (by piece, target and victim),
+ * side, from and to, and whether the opponent attacks either square),
+ * capture history (by piece, target and victim),
  * continuation history (by the piece and target of the move 1 and 2 plies
  * back, then of this move), pawn history (by the pawn structure, piece and
  * target) and counter moves; and the correction histories of the static
@@ -33,7 +34,7 @@ _Static_assert(CORR_LIMIT *CORR_GRAIN <= 32767, "an entry fits int16");
 typedef int16_t ContHist[PIECE_NB][SQ_NB];
 
 typedef struct {
-    int16_t butterfly[COLOR_NB][SQ_NB * SQ_NB];
+    int16_t butterfly[COLOR_NB][4][SQ_NB * SQ_NB]; /* [side][threat_slot][from-to] */
     int16_t capture[PIECE_NB][SQ_NB][PIECE_TYPE_NB];
     ContHist continuation[PIECE_NB][SQ_NB];
     move_t counter[PIECE_NB][SQ_NB];
@@ -47,6 +48,26 @@ typedef struct {
 
 static inline int butterfly_index(move_t m) { return m & 0xFFF; }
 
+/* Which of the four butterfly tables a quiet move uses: whether its from
+ * and its to square are among `threats`, the squares the opponent attacks
+ * (0 when THREAT_HIST leaves them out: one table). */
+static inline int threat_slot(bitboard_t threats, move_t m)
+{
+    return (int)((threats >> move_from(m)) & 1) * 2 + (int)((threats >> move_to(m)) & 1);
+}
+
+static inline int16_t *hist_butterfly(History *h, int side, bitboard_t threats, move_t m)
+{
+    return &h->butterfly[side][threat_slot(threats, m)][butterfly_index(m)];
+}
+
+/* The threats a node's butterfly history is read and written with: the
+ * squares attacked by the side not to move, or none (THREAT_HIST 0). */
+static inline bitboard_t hist_threats(const Position *pos)
+{
+    return THREAT_HIST ? pos_attacked_by(pos, !pos->side) : 0;
+}
+
 /* The piece type a capture takes (NO_PIECE_TYPE for a quiet promotion): the
  * capture history's third index. */
 static inline int capture_victim(const Position *pos, move_t m)
@@ -54,13 +75,14 @@ static inline int capture_victim(const Position *pos, move_t m)
     return move_kind(m) == MOVE_EN_PASSANT ? PAWN : piece_type(pos->board[move_to(m)]);
 }
 
-/* A quiet move's score: its butterfly history plus its continuation
- * histories after the moves 1 and 2 plies back (cont[k] NULL: none). */
+/* A quiet move's score: its butterfly history (by the node's threats,
+ * hist_threats) plus its continuation histories after the moves 1 and 2
+ * plies back (cont[k] NULL: none). */
 static inline int hist_quiet(const History *h, ContHist *const cont[2], const Position *pos,
-                             move_t m)
+                             bitboard_t threats, move_t m)
 {
     int pc = pos->board[move_from(m)], to = move_to(m);
-    int s = h->butterfly[pos->side][butterfly_index(m)];
+    int s = h->butterfly[pos->side][threat_slot(threats, m)][butterfly_index(m)];
     if (cont[0])
         s += (*cont[0])[pc][to];
     if (cont[1])
@@ -125,12 +147,12 @@ static inline int history_bonus(int depth)
 }
 
 /* The butterfly and continuation histories of the quiet move m of piece pc
- * by side (cont as in hist_quiet). */
-static inline void hist_update_quiet_by(History *h, ContHist *const cont[2], int side, int pc,
-                                        move_t m, int bonus)
+ * by side, made against `threats` (cont as in hist_quiet). */
+static inline void hist_update_quiet_by(History *h, ContHist *const cont[2], int side,
+                                        bitboard_t threats, int pc, move_t m, int bonus)
 {
     const int to = move_to(m);
-    history_update(&h->butterfly[side][butterfly_index(m)], bonus);
+    history_update(hist_butterfly(h, side, threats, m), bonus);
     for (int k = 0; k < 2; k++)
         if (cont[k])
             history_update(&(*cont[k])[pc][to], bonus);
@@ -139,9 +161,9 @@ static inline void hist_update_quiet_by(History *h, ContHist *const cont[2], int
 /* The same for a quiet move about to be made from pos, and its pawn
  * history. */
 static inline void hist_update_quiet(History *h, ContHist *const cont[2], const Position *pos,
-                                     move_t m, int bonus)
+                                     bitboard_t threats, move_t m, int bonus)
 {
-    hist_update_quiet_by(h, cont, pos->side, pos->board[move_from(m)], m, bonus);
+    hist_update_quiet_by(h, cont, pos->side, threats, pos->board[move_from(m)], m, bonus);
     history_update(hist_pawn_entry(h, pos, m), bonus);
 }
 
@@ -154,8 +176,9 @@ static inline void hist_update_capture(History *h, const Position *pos, move_t m
  * it becomes the counter move (unless MP_KILLERS leaves counter moves out)
  * and gains history; the other quiets tried before it (quiets[0..n), which
  * holds best too) lose. */
-void hist_update_quiets(History *h, ContHist *const cont[2], const Position *pos, move_t prev,
-                        move_t best, const move_t *quiets, int n, int depth);
+void hist_update_quiets(History *h, ContHist *const cont[2], const Position *pos,
+                        bitboard_t threats, move_t prev, move_t best, const move_t *quiets, int n,
+                        int depth);
 /* A capture or promotion `best` (MOVE_NONE: a quiet one) cut off at `depth`:
  * it gains capture history and the captures tried before it lose. */
 void hist_update_captures(History *h, const Position *pos, move_t best, const move_t *captures,

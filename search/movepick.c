@@ -30,6 +30,8 @@ void mp_init(MovePicker *mp, const Position *pos, const History *hist, ContHist 
     mp->hist = hist;
     mp->cont[0] = cont ? cont[0] : NULL;
     mp->cont[1] = cont ? cont[1] : NULL;
+    mp->threats = 0;
+    mp->threats_known = false;
     mp->qsearch = qsearch;
     mp->skip_quiets = false;
     /* Quiescence has no killer or counter-move stage (in check, its quiet
@@ -69,8 +71,9 @@ static void score_noisy(MovePicker *mp)
 
 static void score_quiet(MovePicker *mp)
 {
+    const bitboard_t threats = mp_threats(mp);
     for (int i = mp->cur; i < mp->end; i++)
-        mp->scores[i] = hist_quiet(mp->hist, mp->cont, mp->pos, mp->moves[i])
+        mp->scores[i] = hist_quiet(mp->hist, mp->cont, mp->pos, threats, mp->moves[i])
                         + MP_PAWN_HIST * hist_pawn(mp->hist, mp->pos, mp->moves[i]);
 }
 

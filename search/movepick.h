@@ -10,7 +10,9 @@
 typedef struct {
     const Position *pos;
     const History *hist;
-    ContHist *cont[2]; /* 1 and 2 plies back (may be NULL) */
+    ContHist *cont[2];  /* 1 and 2 plies back (may be NULL) */
+    bitboard_t threats; /* the squares the opponent attacks (hist_threats) ... */
+    bool threats_known; /* ... once asked for (mp_threats) */
     move_t tt_move, killers[2], counter;
     int stage;
     bool qsearch;
@@ -29,5 +31,17 @@ void mp_init(MovePicker *mp, const Position *pos, const History *hist, ContHist 
  * move comes any more (the captures and promotions still do). */
 move_t mp_next(MovePicker *mp);
 void mp_skip_quiets(MovePicker *mp);
+
+/* The position's hist_threats, which order its quiet moves: made when
+ * first asked for (by the quiet stage or the search's first quiet move),
+ * since most nodes end before either. */
+static inline bitboard_t mp_threats(MovePicker *mp)
+{
+    if (!mp->threats_known) {
+        mp->threats = hist_threats(mp->pos);
+        mp->threats_known = true;
+    }
+    return mp->threats;
+}
 
 #endif

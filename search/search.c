@@ -373,7 +373,8 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
             && !pos_is_capture(pos, tte.move) && move_kind(tte.move) != MOVE_PROMOTION) {
             ContHist *cont[2];
             cont_of(ss, cont);
-            hist_update_quiet(&t->hist, cont, pos, tte.move, history_bonus(depth));
+            hist_update_quiet(&t->hist, cont, pos, hist_threats(pos), tte.move,
+                              history_bonus(depth));
         }
         return tte.score;
     }
@@ -422,7 +423,8 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
                 b = EVAL_DIFF_HIST_MAX;
             if (b < -EVAL_DIFF_HIST_MAX)
                 b = -EVAL_DIFF_HIST_MAX;
-            history_update(&t->hist.butterfly[!pos->side][butterfly_index((ss - 1)->move)], b);
+            history_update(hist_butterfly(&t->hist, !pos->side, (ss - 1)->threats, (ss - 1)->move),
+                           b);
         }
     }
     if (!in_check) {
@@ -544,7 +546,12 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
         const bool quiet = !capture && move_kind(m) != MOVE_PROMOTION;
         /* Read before the move is made (for the LMR of captures). */
         const int capture_hist = capture ? hist_capture(&t->hist, pos, m) : 0;
-        const int hist_score = quiet ? hist_quiet(&t->hist, cont, pos, m) : 0;
+        /* The squares the opponent attacks choose the butterfly table of a
+         * quiet move (here, at the cutoff's update and, from the child, for
+         * the move that led there): made once a quiet move comes. */
+        if (quiet)
+            ss->threats = mp_threats(&mp);
+        const int hist_score = quiet ? hist_quiet(&t->hist, cont, pos, ss->threats, m) : 0;
 
         /* 9. Pruning of late and losing moves, never of the last non-losing one. */
         if (prune && !root && best > SCORE_MATED_IN_MAX && non_pawn_material(pos, pos->side)) {
@@ -687,8 +694,8 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
                             ss->killers[1] = ss->killers[0];
                             ss->killers[0] = m;
                         }
-                        hist_update_quiets(&t->hist, cont, pos, (ss - 1)->move, m, quiets, nq,
-                                           depth);
+                        hist_update_quiets(&t->hist, cont, pos, ss->threats, (ss - 1)->move, m,
+                                           quiets, nq, depth);
                     }
                     hist_update_captures(&t->hist, pos, quiet ? MOVE_NONE : m, captures, nc, depth);
                     break;
@@ -709,8 +716,8 @@ static int search(SearchThread *t, Stack *ss, int alpha, int beta, int depth, bo
      * good one, and earns the history a cutoff would. */
     if (PRIOR_HIST && prune && best <= old_alpha && !root && !excluded && (ss - 1)->quiet) {
         ContHist *prior[2] = {(ss - 2)->cont, (ss - 3)->cont};
-        hist_update_quiet_by(&t->hist, prior, !pos->side, (ss - 1)->piece, (ss - 1)->move,
-                             history_bonus(depth));
+        hist_update_quiet_by(&t->hist, prior, !pos->side, (ss - 1)->threats, (ss - 1)->piece,
+                             (ss - 1)->move, history_bonus(depth));
     }
     /* What the search found against the static evaluation, where the bound
      * says which way (a capture or promotion as the best move says more of

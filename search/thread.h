@@ -32,8 +32,9 @@ enum { SEARCH_INLINE_MS = 10000 };
 typedef struct {
     ContHist *cont; /* continuation-history slot of the move made at this ply */
     move_t move, excluded, killers[2];
-    int piece;  /* the piece that made it */
-    bool quiet; /* the move made at this ply is neither a capture nor a promotion */
+    bitboard_t threats; /* the opponent's threats at this ply, once a quiet move came */
+    int piece;          /* the piece that made it */
+    bool quiet;         /* the move made at this ply is neither a capture nor a promotion */
     int static_eval;
     int cutoffs; /* beta cutoffs of the nodes searched at this ply under the same grandparent */
     int ply;

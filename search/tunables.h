@@ -93,6 +93,7 @@
     X(MP_GOOD_SEE_DIV,      64,    16,   256)  /* good captures: SEE >= -score / this */           \
     X(MP_KILLERS,            1,     0,     1)  /* killers and counter-move tried after captures */ \
     X(MP_PAWN_HIST,          1,     0,     1)  /* 0: quiets ordered without the pawn history */    \
+    X(THREAT_HIST,           0,     0,     1)  /* 1: butterfly history by the opponent's threats */ \
     /* Lazy SMP: a thread's vote for its move */                                                  \
     X(VOTE_SCORE_OFFSET,    14,     0,   100)  /* (score - worst + this) * depth */               \
     /* Extensions (check extension: +4 Elo in 800 games) */                                       \

@@ -121,8 +121,9 @@ static Tables make_tables(uint64_t seed, int cont_mask)
     if (seed) {
         uint64_t s = seed;
         for (int c = 0; c < COLOR_NB; c++)
-            for (int i = 0; i < SQ_NB * SQ_NB; i++)
-                t.hist->butterfly[c][i] = random_entry(&s, 6000);
+            for (int slot = 0; slot < 4; slot++)
+                for (int i = 0; i < SQ_NB * SQ_NB; i++)
+                    t.hist->butterfly[c][slot][i] = random_entry(&s, 6000);
         for (int pc = 0; pc < PIECE_NB; pc++)
             for (int sq = 0; sq < SQ_NB; sq++)
                 for (int v = 0; v < PIECE_TYPE_NB; v++)
@@ -138,13 +139,16 @@ static Tables make_tables(uint64_t seed, int cont_mask)
     return t;
 }
 
-/* The picker's score of a quiet move: butterfly history plus the
- * continuation histories of 1 and 2 plies back. The one place to change
- * when the history API moves. */
+/* The picker's score of a quiet move: butterfly history (the table of
+ * whether the from and the to square are attacked by the side not to move,
+ * 2 x from + to, when THREAT_HIST is on) plus the continuation histories of
+ * 1 and 2 plies back. The one place to change when the history API moves. */
 static int quiet_score(const Position *pos, const Tables *t, move_t m)
 {
     const int pc = pos->board[move_from(m)], to = move_to(m);
-    int s = t->hist->butterfly[pos->side][butterfly_index(m)];
+    const bitboard_t threats = THREAT_HIST ? pos_attacked_by(pos, !pos->side) : 0;
+    const int slot = 2 * (int)((threats >> move_from(m)) & 1) + (int)((threats >> to) & 1);
+    int s = t->hist->butterfly[pos->side][slot][butterfly_index(m)];
     for (int i = 0; i < 2; i++)
         if (t->cont[i])
             s += (*t->cont[i])[pc][to];
@@ -541,13 +545,13 @@ Test(movepick, hand_made_order)
      * Kf2 600 - 100 + 300, castling 700; Qa1 -50, Qa4 -2000, the rest 0. */
     (*c1)[W_ROOK][SQ_H5] = 500;
     (*c2)[W_ROOK][SQ_H5] = 500;
-    h->butterfly[WHITE][butterfly_index(mv(p, "d1g4"))] = 900;
-    h->butterfly[WHITE][butterfly_index(mv(p, "e1f2"))] = 600;
+    h->butterfly[WHITE][0][butterfly_index(mv(p, "d1g4"))] = 900;
+    h->butterfly[WHITE][0][butterfly_index(mv(p, "e1f2"))] = 600;
     (*c1)[W_KING][SQ_F2] = -100;
     (*c2)[W_KING][SQ_F2] = 300;
-    h->butterfly[WHITE][butterfly_index(mv(p, "e1g1"))] = 700;
+    h->butterfly[WHITE][0][butterfly_index(mv(p, "e1g1"))] = 700;
     (*c1)[W_QUEEN][SQ_A1] = -50;
-    h->butterfly[WHITE][butterfly_index(mv(p, "d1a4"))] = -2000;
+    h->butterfly[WHITE][0][butterfly_index(mv(p, "d1a4"))] = -2000;
     /* Qxd5 scores above exd5 but loses the queen: a bad capture. */
     h->capture[W_QUEEN][SQ_D5][PAWN] = 16000;
     in.tt = mv(p, "e1e2");
@@ -585,6 +589,40 @@ static int index_of(const move_t *got, int n, move_t m)
         if (got[i] == m)
             return i;
     return -1;
+}
+
+/* The threats choose the butterfly table: a quiet move whose from or to
+ * square the opponent attacks is scored by another table than one that
+ * neither attacks (2 x from + to: 0 none, 1 the target, 2 the origin, 3
+ * both). Here the knight on f5 attacks d4 and the pawn on d5 attacks e4. */
+Test(movepick, threats_choose_the_butterfly_table)
+{
+    Position *p = new_pos(HandMade, false);
+    Input in = {.pos = p, .t = make_tables(0, 0)};
+    History *h = in.t.hist;
+    const move_t qd4 = mv(p, "d1d4"), e5 = mv(p, "e4e5"), qg4 = mv(p, "d1g4");
+    cr_assert_eq(pos_attacked_by(p, BLACK) & (sq_bb(SQ_D4) | sq_bb(SQ_E4) | sq_bb(SQ_E5)),
+                 sq_bb(SQ_D4) | sq_bb(SQ_E4));
+    h->butterfly[WHITE][0][butterfly_index(qd4)] = 900;
+    h->butterfly[WHITE][1][butterfly_index(qd4)] = -900;
+    h->butterfly[WHITE][0][butterfly_index(e5)] = 100;
+    h->butterfly[WHITE][2][butterfly_index(e5)] = 500;
+    h->butterfly[WHITE][0][butterfly_index(qg4)] = 300;
+    h->butterfly[WHITE][3][butterfly_index(qg4)] = 5000;
+    move_t got[MAX_MOVES];
+    const int n = pick_all(&in, false, got);
+    if (THREAT_HIST) {
+        cr_assert_lt(index_of(got, n, e5), index_of(got, n, qg4), "e5 (500) before Qg4 (300)");
+        for (int i = index_of(got, n, qd4) + 1; i < n; i++)
+            cr_assert(is_noisy(p, got[i]), "Qd4 (-900) is the last quiet move");
+    } else
+        cr_assert_lt(index_of(got, n, qd4), index_of(got, n, qg4), "Qd4 (900) first");
+    MovePicker mp;
+    mp_init(&mp, p, h, in.t.cont, MOVE_NONE, NULL, MOVE_NONE, false);
+    cr_assert_eq(mp_threats(&mp), THREAT_HIST ? pos_attacked_by(p, BLACK) : 0);
+    check_main(&in, true);
+    free(in.t.hist);
+    free(p);
 }
 
 Test(movepick, killers_and_counter_edge_cases)

@@ -171,6 +171,34 @@ Test(position, gives_check_is_what_the_move_does)
     cr_assert_gt(count.checks, 500, "only %d checking moves of %d", count.checks, count.moves);
 }
 
+/* pos_attacked_by (the search's threats) holds exactly the squares that
+ * pos_square_attacked says a side attacks, for both sides, on random games
+ * from every start. */
+static void visit_attacked_by(Position *pos, const MoveList *legal, void *ctx)
+{
+    (void)legal;
+    int *squares = ctx;
+    char fen[128];
+    pos_get_fen(pos, fen, sizeof fen);
+    for (int by = WHITE; by <= BLACK; by++) {
+        const bitboard_t att = pos_attacked_by(pos, by);
+        for (int sq = 0; sq < SQ_NB; sq++) {
+            const bool said = (att >> sq) & 1;
+            cr_assert_eq(said, pos_square_attacked(pos, sq, by, pos_occupied(pos)),
+                         "%s: square %d attacked by side %d: said %d", fen, sq, by, said);
+            *squares += said;
+        }
+    }
+}
+
+Test(position, attacked_by_is_every_attacked_square)
+{
+    int squares = 0;
+    uint64_t rng = 0x7A2E47;
+    walk_from_every_start(&rng, visit_attacked_by, &squares);
+    cr_assert_gt(squares, 100000, "only %d attacked squares seen", squares);
+}
+
 /* A fresh middlegame position (kiwipete: castling rights, pawns, every
  * piece type) for each corruption. */
 static Position *corruptible(void)
