@@ -33,8 +33,17 @@ _Static_assert(CORR_LIMIT *CORR_GRAIN <= 32767, "an entry fits int16");
 
 typedef int16_t ContHist[PIECE_NB][SQ_NB];
 
+/* The butterfly tables: four, by the threats (threat_slot), where
+ * THREAT_HIST may be on (a TUNE build, or its default 1); one otherwise,
+ * so that the setting left off costs nothing. */
+#ifdef TUNE
+enum { THREAT_SLOTS = 4 };
+#else
+enum { THREAT_SLOTS = THREAT_HIST ? 4 : 1 };
+#endif
+
 typedef struct {
-    int16_t butterfly[COLOR_NB][4][SQ_NB * SQ_NB]; /* [side][threat_slot][from-to] */
+    int16_t butterfly[COLOR_NB][THREAT_SLOTS][SQ_NB * SQ_NB]; /* [side][threat_slot][from-to] */
     int16_t capture[PIECE_NB][SQ_NB][PIECE_TYPE_NB];
     ContHist continuation[PIECE_NB][SQ_NB];
     move_t counter[PIECE_NB][SQ_NB];
@@ -53,6 +62,8 @@ static inline int butterfly_index(move_t m) { return m & 0xFFF; }
  * (0 when THREAT_HIST leaves them out: one table). */
 static inline int threat_slot(bitboard_t threats, move_t m)
 {
+    if (THREAT_SLOTS == 1)
+        return 0;
     return (int)((threats >> move_from(m)) & 1) * 2 + (int)((threats >> move_to(m)) & 1);
 }
 

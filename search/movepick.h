@@ -37,6 +37,8 @@ void mp_skip_quiets(MovePicker *mp);
  * since most nodes end before either. */
 static inline bitboard_t mp_threats(MovePicker *mp)
 {
+    if (!THREAT_HIST)
+        return 0;
     if (!mp->threats_known) {
         mp->threats = hist_threats(mp->pos);
         mp->threats_known = true;

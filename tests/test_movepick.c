@@ -121,7 +121,7 @@ static Tables make_tables(uint64_t seed, int cont_mask)
     if (seed) {
         uint64_t s = seed;
         for (int c = 0; c < COLOR_NB; c++)
-            for (int slot = 0; slot < 4; slot++)
+            for (int slot = 0; slot < THREAT_SLOTS; slot++)
                 for (int i = 0; i < SQ_NB * SQ_NB; i++)
                     t.hist->butterfly[c][slot][i] = random_entry(&s, 6000);
         for (int pc = 0; pc < PIECE_NB; pc++)
@@ -604,11 +604,13 @@ Test(movepick, threats_choose_the_butterfly_table)
     cr_assert_eq(pos_attacked_by(p, BLACK) & (sq_bb(SQ_D4) | sq_bb(SQ_E4) | sq_bb(SQ_E5)),
                  sq_bb(SQ_D4) | sq_bb(SQ_E4));
     h->butterfly[WHITE][0][butterfly_index(qd4)] = 900;
-    h->butterfly[WHITE][1][butterfly_index(qd4)] = -900;
     h->butterfly[WHITE][0][butterfly_index(e5)] = 100;
-    h->butterfly[WHITE][2][butterfly_index(e5)] = 500;
     h->butterfly[WHITE][0][butterfly_index(qg4)] = 300;
-    h->butterfly[WHITE][3][butterfly_index(qg4)] = 5000;
+    if (THREAT_SLOTS > 1) { /* slots 1, 2 and 3 (a build with only one has none) */
+        *hist_butterfly(h, WHITE, sq_bb(SQ_D4), qd4) = -900;
+        *hist_butterfly(h, WHITE, sq_bb(SQ_E4), e5) = 500;
+        *hist_butterfly(h, WHITE, sq_bb(SQ_D1) | sq_bb(SQ_G4), qg4) = 5000;
+    }
     move_t got[MAX_MOVES];
     const int n = pick_all(&in, false, got);
     if (THREAT_HIST) {
