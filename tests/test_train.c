@@ -757,6 +757,7 @@ Test(train, bad_arguments)
         "--data tests/data/train_sample.vf --out %s/o --scale 0",
         "--data %s/missing.vf --out %s/o",
         "--data tests/data/tune_sample.bin --out %s/o",
+        "--data tests/data/train_sample.vf --out %s/o --dedup 2",
     };
     for (size_t i = 0; i < sizeof bad / sizeof *bad; i++) {
         snprintf(args, sizeof args, bad[i], Dir, Dir);
@@ -768,6 +769,75 @@ Test(train, bad_arguments)
     cr_assert_eq(run("--help"), 0);
     read_file("stdout", text, sizeof text);
     cr_assert(strstr(text, "usage: rokade-train"));
+}
+
+/* The training and validation counts the program printed. */
+static void set_counts(size_t *train, size_t *val)
+{
+    static char text[16384];
+    read_file("stdout", text, sizeof text);
+    const char *t = strstr(text, "training: ");
+    cr_assert(t, "no counts:\n%s", text);
+    const char *v = strstr(t, "validation: ");
+    cr_assert(v, "no validation count:\n%s", text);
+    *train = strtoull(t + strlen("training: "), NULL, 10);
+    *val = strtoull(v + strlen("validation: "), NULL, 10);
+}
+
+/* --dedup: the same file read twice adds nothing; without it, twice the
+ * positions; the positions left out are counted; a checkpoint of a run
+ * without it is not resumed with it. */
+Test(train, dedup_keeps_the_first_of_each_position)
+{
+    char args[768], text[8192];
+    const char *twice = "tests/data/train_sample.vf,tests/data/train_sample.vf";
+    size_t t1, v1, t2, v2, td1, vd1, td2, vd2;
+#define DD "--hidden 16 --epochs 0 --batch 2048 --scale 111"
+    snprintf(args, sizeof args, DD " --data tests/data/train_sample.vf --out %s/d1", Dir);
+    cr_assert_eq(run(args), 0);
+    set_counts(&t1, &v1);
+    snprintf(args, sizeof args, DD " --data %s --out %s/d2", twice, Dir);
+    cr_assert_eq(run(args), 0);
+    set_counts(&t2, &v2);
+    cr_assert_eq(t2 + v2, 2 * (t1 + v1), "%zu + %zu read twice: %zu + %zu", t1, v1, t2, v2);
+
+    snprintf(args, sizeof args, DD " --data tests/data/train_sample.vf --dedup 1 --out %s/d3", Dir);
+    cr_assert_eq(run(args), 0);
+    set_counts(&td1, &vd1);
+    read_file("stdout", text, sizeof text);
+    size_t kept = 0, out = 0;
+    const char *d = strstr(text, "dedup: ");
+    cr_assert(d && sscanf(d, "dedup: %zu positions kept, %zu left out", &kept, &out) == 2, "%s",
+              text);
+    cr_assert_eq(kept, td1 + vd1);
+    cr_assert_eq(kept + out, t1 + v1, "kept %zu and left out %zu of %zu", kept, out, t1 + v1);
+    cr_assert(kept > 1000 && td1 <= t1 && vd1 <= v1);
+
+    snprintf(args, sizeof args, DD " --data %s --dedup 1 --out %s/d4", twice, Dir);
+    cr_assert_eq(run(args), 0);
+    set_counts(&td2, &vd2);
+    cr_assert_eq(td2 + vd2, td1 + vd1, "the second copy added %zu positions",
+                 td2 + vd2 - (td1 + vd1));
+    read_file("stdout", text, sizeof text);
+    d = strstr(text, "dedup: ");
+    cr_assert(d && sscanf(d, "dedup: %zu positions kept, %zu left out", &kept, &out) == 2, "%s",
+              text);
+    cr_assert_eq(out, t2 + v2 - kept);
+    cr_log_info("dedup: %zu of %zu positions of the sample are repeats", t1 + v1 - td1 - vd1,
+                t1 + v1);
+
+    /* A run without --dedup, stopped, is not resumed with it. */
+    snprintf(args, sizeof args,
+             "--data %s --hidden 16 --epochs 2 --batch 2048 --scale 111 --stop-after 1 --out %s/d5",
+             twice, Dir);
+    cr_assert_eq(run(args), 0);
+    snprintf(args, sizeof args,
+             "--data %s --hidden 16 --epochs 2 --batch 2048 --scale 111 --dedup 1 --out %s/d5",
+             twice, Dir);
+    cr_assert_eq(run(args), 2);
+    read_file("stderr", text, sizeof text);
+    cr_assert(strstr(text, "other settings (--dedup 0, now 1)"), "%s", text);
+#undef DD
 }
 
 /* The program itself: --help exits 0, a bad option 2. */

@@ -24,7 +24,7 @@ static double now_seconds(void) { return plat_seconds(); }
 
 typedef struct {
     const char *data, *out, *init, *wdl_table;
-    int hidden, buckets, epochs, threads, lr_step, stop_after, scale;
+    int hidden, buckets, epochs, threads, lr_step, stop_after, scale, dedup;
     long long batch, epoch_size, max_positions;
     double lr, lr_end, lr_gamma, wd, wdl, val, mirror;
     uint64_t seed;
@@ -68,6 +68,9 @@ static void usage(FILE *f)
             "  --threads N         threads (default 2)\n"
             "  --seed N            random seed (default 1)\n"
             "  --max-positions N   read at most N positions (default: all)\n"
+            "  --dedup 0|1         1: keep only the first of the positions the net sees alike\n"
+            "                      (the same pieces on the same squares, the same side to\n"
+            "                      move), across every file (default 0: all)\n"
             "  --stop-after N      stop after epoch N (as a cut-off session would)\n"
             "  --wdl-table FILE    train nothing: count the results of the data's games\n"
             "                      by material and search score, for the WDL model's\n"
@@ -171,6 +174,8 @@ static int parse_options(int argc, char **argv, Options *o)
             ok = parse_num(arg, val, 0, 9007199254740992.0, true, &v), o->seed = (uint64_t)v;
         else if (!strcmp(arg, "--max-positions"))
             ok = parse_num(arg, val, 1, 4e9, true, &v), o->max_positions = (long long)v;
+        else if (!strcmp(arg, "--dedup"))
+            ok = parse_num(arg, val, 0, 1, true, &v), o->dedup = (int)v;
         else if (!strcmp(arg, "--stop-after"))
             ok = parse_num(arg, val, 1, 1e6, true, &v), o->stop_after = (int)v;
         else
@@ -300,10 +305,63 @@ static int each_game(const char *data, int (*game)(void *ctx, VfReader *r, int f
     return status;
 }
 
+/* --dedup: the set of the boards read so far, as 64-bit hashes of what the
+ * net sees (the occupancy, the pieces, the side to move) in an open-addressed
+ * table kept at most half full; 0 marks an empty slot. Two different boards
+ * share a hash with a chance of about n^2 / 2^65 (under 1e-4 at 100M). */
+typedef struct {
+    uint64_t *slot;
+    size_t cap, n; /* cap a power of two */
+} Seen;
+
+static uint64_t board_hash(const TrainPos *p)
+{
+    uint64_t a, b;
+    memcpy(&a, p->pieces, 8);
+    memcpy(&b, p->pieces + 8, 8);
+    uint64_t h = mix64(p->occ ^ (uint64_t)(p->stm & 1));
+    h = mix64(h ^ a);
+    h = mix64(h ^ b);
+    return h ? h : 1;
+}
+
+static bool seen_grow(Seen *s)
+{
+    size_t cap = s->cap ? s->cap * 2 : (size_t)1 << 20;
+    uint64_t *slot = calloc(cap, sizeof *slot);
+    if (!slot)
+        return false;
+    for (size_t i = 0; i < s->cap; i++)
+        if (s->slot[i]) {
+            size_t j = (size_t)s->slot[i] & (cap - 1);
+            while (slot[j])
+                j = (j + 1) & (cap - 1);
+            slot[j] = s->slot[i];
+        }
+    free(s->slot);
+    s->slot = slot, s->cap = cap;
+    return true;
+}
+
+/* Adds h; 1 when it is new, 0 when it was there, -1 when out of memory. */
+static int seen_add(Seen *s, uint64_t h)
+{
+    if (2 * (s->n + 1) > s->cap && !seen_grow(s))
+        return -1;
+    size_t j = (size_t)h & (s->cap - 1);
+    for (; s->slot[j]; j = (j + 1) & (s->cap - 1))
+        if (s->slot[j] == h)
+            return 0;
+    s->slot[j] = h, s->n++;
+    return 1;
+}
+
 typedef struct {
     const Options *o;
     PosSet *train, *val;
     size_t limit;
+    Seen seen;         /* with --dedup */
+    size_t duplicates; /* positions left out as repeats */
 } LoadCtx;
 
 static size_t load_positions(const void *ctx)
@@ -321,20 +379,34 @@ static int load_game(void *ctx, VfReader *r, int file, RecordGame g)
     VfPosition p;
     while (load_positions(c) < c->limit && vf_next_position(r, &filter, &p)) {
         TrainPos tp;
-        if (train_pos_make(p.pos, p.score, p.result, &tp) && !posset_push(set, &tp, p.pos))
+        if (!train_pos_make(p.pos, p.score, p.result, &tp))
+            continue;
+        int fresh = c->o->dedup ? seen_add(&c->seen, board_hash(&tp)) : 1;
+        if (fresh == 0) {
+            c->duplicates++;
+            continue;
+        }
+        if (fresh < 0 || !posset_push(set, &tp, p.pos))
             return bad("out of memory after %zu positions", load_positions(c));
     }
     return load_positions(c) < c->limit ? 0 : GAMES_STOP;
 }
 
-/* Reads every file of the comma-separated list; 0, or an exit status. */
+/* Reads every file of the comma-separated list (with --dedup, only the first
+ * of the positions alike, whichever set its game is in, so that no position
+ * is both trained on and held out); 0, or an exit status. */
 static int load_data(const Options *o, PosSet *train, PosSet *val)
 {
     LoadCtx c = {.o = o,
                  .train = train,
                  .val = val,
                  .limit = o->max_positions ? (size_t)o->max_positions : (size_t)UINT32_MAX};
-    return each_game(o->data, load_game, load_positions, &c);
+    int status = each_game(o->data, load_game, load_positions, &c);
+    if (!status && o->dedup)
+        printf("dedup: %zu positions kept, %zu left out as repeats of earlier ones\n",
+               load_positions(&c), c.duplicates);
+    free(c.seen.slot);
+    return status;
 }
 
 static uint64_t data_hash(const PosSet *s)
@@ -375,7 +447,7 @@ static bool mirrored(uint64_t seed, uint64_t stream, double share)
 /* What a run depends on: a checkpoint resumes only a run with the same. */
 typedef struct {
     char magic[8];
-    int32_t inputs, hidden, buckets, epochs, lr_step, scale;
+    int32_t inputs, hidden, buckets, epochs, lr_step, scale, dedup, reserved;
     uint32_t init_sum; /* the --init file's checksum, 0 without one */
     int64_t batch, epoch_size, max_positions, train_n, val_n;
     uint64_t seed, data_hash;
@@ -390,7 +462,7 @@ typedef struct {
                       * pass's order comes from (seed, pass), so nothing else is kept */
 } State;
 
-static const char CkptMagic[8] = "RKTRCK4";
+static const char CkptMagic[8] = "RKTRCK5";
 
 static void settings_make(Settings *s, const Options *o, int scale, uint32_t init_sum,
                           const PosSet *train, const PosSet *val)
@@ -398,7 +470,7 @@ static void settings_make(Settings *s, const Options *o, int scale, uint32_t ini
     memset(s, 0, sizeof *s);
     memcpy(s->magic, CkptMagic, sizeof s->magic);
     s->inputs = NNUE_INPUTS, s->hidden = o->hidden, s->buckets = o->buckets, s->epochs = o->epochs,
-    s->lr_step = o->lr_step, s->scale = scale, s->init_sum = init_sum;
+    s->lr_step = o->lr_step, s->scale = scale, s->dedup = o->dedup, s->init_sum = init_sum;
     s->batch = o->batch, s->epoch_size = o->epoch_size, s->max_positions = o->max_positions;
     s->train_n = (int64_t)train->n, s->val_n = (int64_t)val->n;
     s->seed = o->seed, s->data_hash = data_hash(train) ^ (data_hash(val) * 31);
@@ -443,6 +515,7 @@ static bool settings_differ(const Settings *a, const Settings *b, char *buf, siz
         return true;
     }
     CMP_I(max_positions, "--max-positions")
+    CMP_I(dedup, "--dedup")
     CMP_I(train_n, "training positions")
     CMP_I(val_n, "validation positions")
     if (a->data_hash != b->data_hash) {
