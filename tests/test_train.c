@@ -771,6 +771,50 @@ Test(train, bad_arguments)
     cr_assert(strstr(text, "usage: rokade-train"));
 }
 
+/* The loss by the number of pieces (the line "epoch 0  validation by
+ * pieces: lo-hi loss (count) ..."): eight ranges from 2 to 32 pieces, each
+ * next to the one before, whose losses weighted by their counts average to
+ * the whole validation loss, and whose counts add up to the validation
+ * positions. */
+Test(train, validation_loss_by_pieces)
+{
+    char args[512], text[16384];
+    snprintf(args, sizeof args,
+             "--data tests/data/train_sample.vf --hidden 32 --epochs 1 --batch 2048 --scale 111 "
+             "--val 0.2 --out %s/ph",
+             Dir);
+    cr_assert_eq(run(args), 0);
+    double whole = epoch0_loss();
+    read_file("stdout", text, sizeof text);
+    const char *v = strstr(text, "validation: ");
+    cr_assert(v);
+    size_t nval = strtoull(v + strlen("validation: "), NULL, 10);
+    const char *line = strstr(text, "epoch 0  validation by pieces:");
+    cr_assert(line, "%s", text);
+    cr_assert(strstr(text, "final    validation by pieces:"), "%s", text);
+    const char *p = line + strlen("epoch 0  validation by pieces:");
+    double sum = 0;
+    size_t total = 0;
+    int expect_lo = 2, hi = 0;
+    for (int k = 0; k < 8; k++) {
+        int lo, used = 0;
+        double loss;
+        size_t count;
+        cr_assert_eq(sscanf(p, " %d-%d %lf (%zu)%n", &lo, &hi, &loss, &count, &used), 4,
+                     "range %d of: %s", k, line);
+        cr_assert_eq(lo, expect_lo, "range %d starts at %d, not %d", k, lo, expect_lo);
+        cr_assert(hi >= lo && loss >= 0 && loss < 1);
+        expect_lo = hi + 1;
+        sum += loss * (double)count, total += count;
+        p += used;
+    }
+    cr_assert_eq(hi, 32);
+    cr_assert_eq(total, nval, "%zu positions in the ranges, %zu held out", total, nval);
+    cr_assert(nval > 1000);
+    cr_assert_float_eq(sum / (double)total, whole, 2e-6, "ranges %.7f, whole %.7f",
+                       sum / (double)total, whole);
+}
+
 /* The training and validation counts the program printed. */
 static void set_counts(size_t *train, size_t *val)
 {

@@ -246,6 +246,44 @@ static double hce_loss(const PosSet *val, double scale)
     return val->n ? sum / (double)val->n : 0;
 }
 
+/* The validation loss by the number of pieces on the board, in the eight
+ * ranges of nnue_bucket (whatever buckets the net has), one line: where a
+ * net's error lies (openings, middlegames, endings) and where training
+ * moved it. The ranges' losses, weighted by their counts, average to the
+ * whole loss. */
+enum { PHASES = 8 };
+
+static void phase_losses(const TrainNet *net, const PosSet *val, double loss[PHASES],
+                         size_t count[PHASES])
+{
+    for (int k = 0; k < PHASES; k++)
+        loss[k] = 0, count[k] = 0;
+    for (size_t i = 0; i < val->n; i++) {
+        const TrainPos *p = &val->pos[i];
+        int k = nnue_bucket(popcount(p->occ), PHASES);
+        double e = 1 / (1 + exp(-(double)train_net_eval(net, p))) - p->target;
+        loss[k] += e * e, count[k]++;
+    }
+    for (int k = 0; k < PHASES; k++)
+        loss[k] = count[k] ? loss[k] / (double)count[k] : 0;
+}
+
+static void print_phase_losses(const char *what, const TrainNet *net, const PosSet *val)
+{
+    double loss[PHASES];
+    size_t count[PHASES];
+    phase_losses(net, val, loss, count);
+    printf("%s validation by pieces:", what);
+    for (int k = 0, lo = 2; k < PHASES; k++) {
+        int hi = lo;
+        while (hi < 32 && nnue_bucket(hi + 1, PHASES) == k)
+            hi++;
+        printf(" %d-%d %.6f (%zu)", lo, hi, loss[k], count[k]);
+        lo = hi + 1;
+    }
+    printf("\n");
+}
+
 /* Whether game `number` of file `file` is held out: a hash of the two, so a
  * game's positions all fall on one side, the same for every seed. */
 static bool held_out(int file, long long number, double val)
@@ -750,9 +788,11 @@ static int train_run(Run *r, double t_start)
            (unsigned long long)o->seed, train_simd_name());
     printf("the hand-crafted evaluation's loss on the validation positions: %.6f\n",
            hce_loss(&r->val, scale));
-    if (st.epoch == 0)
+    if (st.epoch == 0) {
         printf("epoch 0  validation %.6f\n",
                train_net_loss(&r->net.net, r->val.pos, r->val.n, o->threads));
+        print_phase_losses("epoch 0 ", &r->net.net, &r->val);
+    }
     fflush(stdout);
 
     /* 4. The epochs: each a slice of the endless shuffled stream of passes
@@ -798,6 +838,8 @@ static int train_run(Run *r, double t_start)
     }
 
     /* 5. The final net. */
+    if (o->epochs > 0)
+        print_phase_losses("final   ", &r->net.net, &r->val);
     snprintf(path, sizeof path, "%s/final.nnue", o->out);
     if (!train_net_write(&r->net.net, scale, path, err, sizeof err))
         return fprintf(stderr, "rokade-train: %s\n", err), 1;
