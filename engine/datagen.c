@@ -39,6 +39,11 @@ const char *const DatagenUsage[] = {
     "                a book)",
     "  book FILE     openings, one FEN or EPD per line (# starts a comment)",
     "  seed N        seed of the openings (default: a new one each run; printed)",
+    "datagen relabel IN out OUT [nodes N] [threads N]",
+    "  the games of the game-format file IN searched again: every position the",
+    "  trainer keeps gets the score of a search of N nodes (default 5000), the moves",
+    "  and results stay; appended to OUT in IN's order, going on after the games OUT",
+    "  holds already (a cut-off run resumes)",
     "datagen pgn IN out OUT",
     "  converts the games of an OpenBench datagen PGN (moves with {score/depth}",
     "  comments) to the game format, appended to OUT; a bad game is reported with",
@@ -58,8 +63,8 @@ static bool number(const char *name, const char *v, long long min, long long max
     return false;
 }
 
-static const char *const OptionNames[] = {"out",  "games",  "threads", "nodes", "random", "frc",
-                                          "book", "format", "seed",    "pgn",   NULL};
+static const char *const OptionNames[] = {"out",  "games",  "threads", "nodes", "random",  "frc",
+                                          "book", "format", "seed",    "pgn",   "relabel", NULL};
 
 static bool known_option(const char *name)
 {
@@ -79,6 +84,8 @@ static bool set_option(DatagenOptions *opt, const char *name, const char *value,
         snprintf(opt->book, sizeof opt->book, "%s", value);
     else if (!strcmp(name, "pgn"))
         snprintf(opt->pgn, sizeof opt->pgn, "%s", value);
+    else if (!strcmp(name, "relabel"))
+        snprintf(opt->relabel, sizeof opt->relabel, "%s", value);
     else if (!strcmp(name, "format")) {
         if (!(opt->format = record_format(value))) {
             snprintf(err, errlen, "format: '%s' is not game or packed", value);
@@ -124,7 +131,7 @@ bool datagen_parse(const char *args, DatagenOptions *opt, char *err, size_t errl
     Tokens t = {args ? args : ""};
     char name[64], value[1024];
     size_t n;
-    bool play_option = false;
+    bool play_option = false, game_option = false; /* beyond out (and nodes, threads) */
     while ((n = tok_next(&t, name, sizeof name)) > 0) {
         if (n >= sizeof name) {
             snprintf(err, errlen, "unknown option (too long)");
@@ -133,7 +140,7 @@ bool datagen_parse(const char *args, DatagenOptions *opt, char *err, size_t errl
         if (!known_option(name)) {
             snprintf(err, errlen,
                      "unknown option '%s' (options: out games threads nodes random frc book "
-                     "format seed pgn)",
+                     "format seed pgn relabel)",
                      name);
             return false;
         }
@@ -148,10 +155,19 @@ bool datagen_parse(const char *args, DatagenOptions *opt, char *err, size_t errl
         }
         if (!set_option(opt, name, value, err, errlen))
             return false;
-        play_option |= strcmp(name, "out") != 0 && strcmp(name, "pgn") != 0;
+        const bool file_option = !strcmp(name, "out") || !strcmp(name, "pgn")
+                                 || !strcmp(name, "relabel");
+        play_option |= !file_option;
+        game_option |= !file_option && strcmp(name, "nodes") != 0 && strcmp(name, "threads") != 0;
     }
     if (!*opt->out) {
         snprintf(err, errlen, "'out FILE' is required");
+        return false;
+    }
+    if (*opt->relabel && (*opt->pgn || game_option)) {
+        snprintf(err, errlen,
+                 "'relabel FILE' searches a game file's games again: it takes only 'out FILE', "
+                 "'nodes N' and 'threads N'");
         return false;
     }
     if (*opt->pgn && play_option) {
@@ -532,6 +548,8 @@ bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), Dat
 {
     if (*opt->pgn)
         return convert_pgn(opt, print, stats, err, errlen);
+    if (*opt->relabel)
+        return datagen_relabel(opt, print, stats, err, errlen);
     Book book = {NULL, 0};
     if (*opt->book && !book_load(opt->book, &book, err, errlen))
         return false;

@@ -81,9 +81,10 @@ enum {
 };
 
 typedef struct {
-    char out[1024];  /* required */
-    char book[1024]; /* "" = start position */
-    char pgn[1024];  /* "": play games; else convert this PGN file (movegen/records/pgn.h) */
+    char out[1024];     /* required */
+    char book[1024];    /* "" = start position */
+    char pgn[1024];     /* "": play games; else convert this PGN file (movegen/records/pgn.h) */
+    char relabel[1024]; /* "": play games; else search this game-format file's games again */
     long long games;
     int threads; /* 0 = every CPU */
     uint64_t nodes;
@@ -105,8 +106,8 @@ typedef struct {
 } DatagenStats;
 
 /* Parses `name value` pairs (out, games, threads, nodes, random, frc, book,
- * format, seed; or pgn and out) into opt, starting from the defaults. False with a
- * message in err. */
+ * format, seed; or pgn and out; or relabel, out, nodes and threads) into opt, starting from the
+ * defaults. False with a message in err. */
 bool datagen_parse(const char *args, DatagenOptions *opt, char *err, size_t errlen);
 
 /* Plays the games (or converts opt->pgn), printing a start line, a progress
@@ -115,6 +116,21 @@ bool datagen_parse(const char *args, DatagenOptions *opt, char *err, size_t errl
  * used, or writing fails. */
 bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), DatagenStats *stats,
                  char *err, size_t errlen);
+
+/* `datagen relabel IN out OUT [nodes N] [threads N]` (engine/relabel.c):
+ * the games of the game-format file IN written to OUT with the score of
+ * every position the trainer's filter keeps (vf_filter_default) from a new
+ * search of `nodes` (default 5000), the other scores, the moves and the
+ * results as they were: the same positions with deeper (or shallower)
+ * labels. The threads take the games in turn and write them in IN's order,
+ * so an OUT that holds k games already is the relabelling of IN's first k
+ * valid games, and the run goes on after them (a run cut off resumes
+ * without loss). Bad games of IN are skipped and counted; a truncated IN
+ * (still being written) is read up to its last whole game. False with a
+ * message when IN cannot be opened, OUT is IN or does not hold whole games,
+ * or writing fails. Called by datagen_run when opt->relabel is set. */
+bool datagen_relabel(const DatagenOptions *opt, void (*print)(const char *line),
+                     DatagenStats *stats, char *err, size_t errlen);
 
 /* genfens: `N seed S book <FILE|None> [frc P] [random N]`, the openings
  * verified with the evaluation `net` (NULL: hand-crafted); prints each

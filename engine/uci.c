@@ -844,9 +844,10 @@ static const Command Commands[] = {
     {"perftsuite", cmd_perftsuite, false, "perftsuite <file> [maxdepth] [chess960]",
      "checks an EPD perft suite"},
     {"datagen", cmd_datagen, false,
-     "datagen out <file> [games N] [nodes N] [format game|packed] ... | datagen pgn <in> out "
-     "<file>",
-     "self-play training data, or an OpenBench PGN converted ('datagen help' for details)"},
+     "datagen out <file> [games N] [nodes N] [format game|packed] ... | datagen relabel <in> "
+     "out <file> [nodes N] | datagen pgn <in> out <file>",
+     "self-play training data, a data file's games searched again, or an OpenBench PGN "
+     "converted ('datagen help' for details)"},
     {"genfens", cmd_genfens, false, "genfens N seed S book <file|None> [frc P] [random N]",
      "N opening FENs for OpenBench's datagen, from the seed alone"},
     {"review", cmd_review, false,

@@ -6,7 +6,8 @@
  * threads, verifies its openings, ends its games by rules its scores
  * explain, appends with a new printed seed; genfens prints N legal FENs of
  * the seed; the PGN converter reads OpenBench's comments and skips bad games
- * with their line; bad options, files and books are refused, and the
+ * with their line; relabel searches the kept positions again, in the input's
+ * order on any threads, and resumes; bad options, files and books are refused, and the
  * command line exits with status 2 on them. */
 #include <criterion/criterion.h>
 #include <stdio.h>
@@ -1100,4 +1101,155 @@ Test(datagen, pgn_converter_survives_garbage)
         unlink(out);
     }
     unlink(in);
+}
+
+/* ---- datagen relabel ------------------------------------------------------ */
+
+static bool same_bytes(const char *a, const char *b)
+{
+    long na, nb;
+    unsigned char *x = read_all(a, &na), *y = read_all(b, &nb);
+    bool same = na == nb && na > 0 && !memcmp(x, y, (size_t)na);
+    free(x);
+    free(y);
+    return same;
+}
+
+/* relabel: the same games, moves and results in the input's order; the
+ * scores of the positions the trainer keeps are exactly those of a search
+ * of the given nodes made as the relabel makes it (a new game, then the
+ * game's positions in turn), the others are the input's; one thread and two
+ * write the same bytes; a run that finds the output holding the first games
+ * goes on after them and ends with the same file as a run from nothing. */
+Test(datagen, relabel_searches_the_kept_positions_again)
+{
+    char in[128], a[128], b[128], c[128], prefix[128], args[600], err[1400];
+    temp_path(in, sizeof in, "rl-in");
+    temp_path(a, sizeof a, "rl-a");
+    temp_path(b, sizeof b, "rl-b");
+    temp_path(c, sizeof c, "rl-c");
+    temp_path(prefix, sizeof prefix, "rl-prefix");
+    DatagenStats st;
+    snprintf(args, sizeof args, "out %s games 6 threads 1 nodes 600 seed 11", in);
+    run(args, &st);
+    cr_assert_eq(st.games, 6);
+    const long long in_positions = st.positions;
+
+    snprintf(args, sizeof args, "relabel %s out %s nodes 1500 threads 1", in, a);
+    run(args, &st);
+    cr_assert_eq(st.games, 6);
+    cr_assert_eq(st.positions, in_positions);
+    snprintf(args, sizeof args, "relabel %s out %s nodes 1500 threads 2", in, b);
+    run(args, &st);
+    cr_assert(same_bytes(a, b), "one thread and two wrote different files");
+
+    /* Game by game against the input, the first game's kept scores against
+     * searches made here. */
+    VfReader *ri = vf_open(in, err, sizeof err), *ra = vf_open(a, err, sizeof err);
+    cr_assert(ri && ra, "%s", err);
+    Position *pos = malloc(sizeof *pos);
+    Search *s = search_create(DATAGEN_TT_MB, NULL);
+    cr_assert(pos && s);
+    const VfFilter filter = vf_filter_default();
+    int kept = 0, changed = 0, other = 0;
+    for (int game = 0; game < 6; game++) {
+        cr_assert_eq(vf_next_game(ri, err, sizeof err), RECORD_GAME, "%s", err);
+        cr_assert_eq(vf_next_game(ra, err, sizeof err), RECORD_GAME, "%s", err);
+        RecordGame gi = vf_game(ri), ga = vf_game(ra);
+        char fi[128], fa[128];
+        pos_get_fen(gi.start, fi, sizeof fi);
+        pos_get_fen(ga.start, fa, sizeof fa);
+        cr_assert_str_eq(fi, fa, "game %d", game);
+        cr_assert_eq(gi.result_white, ga.result_white, "game %d", game);
+        cr_assert_eq(gi.plies, ga.plies, "game %d", game);
+        memcpy(pos, gi.start, sizeof *pos);
+        search_new_game(s);
+        for (int i = 0; i < gi.plies; i++) {
+            cr_assert_eq(gi.moves[i], ga.moves[i], "game %d ply %d", game, i);
+            if (!vf_filter_pass(&filter, pos, gi.moves[i], gi.scores[i])) {
+                cr_assert_eq(ga.scores[i], gi.scores[i], "game %d ply %d: not kept, changed", game,
+                             i);
+                other++;
+            } else {
+                kept++;
+                changed += ga.scores[i] != gi.scores[i];
+                if (game == 0) {
+                    SearchResult res;
+                    cr_assert(search_position(s, pos, 0, 1500, &res));
+                    int white = pos->side == WHITE ? res.score : -res.score;
+                    cr_assert_eq(ga.scores[i], white, "game 0 ply %d: %d, a search here %d", i,
+                                 ga.scores[i], white);
+                }
+            }
+            pos_make_game_move(pos, gi.moves[i]);
+        }
+    }
+    cr_assert_eq(vf_next_game(ra, err, sizeof err), RECORD_END);
+    cr_assert(kept > 100 && other > 20, "kept %d, other %d", kept, other);
+    cr_assert(changed > kept / 4, "only %d of %d kept scores changed at 1500 nodes", changed, kept);
+    vf_close(ri);
+    vf_close(ra);
+    search_destroy(s);
+    free(pos);
+
+    /* The first two games as an output cut off: the next run goes on. */
+    RecordWriter w;
+    cr_assert(record_writer_init(&w, &RecordViriformat));
+    ri = vf_open(in, err, sizeof err);
+    FILE *f = fopen(prefix, "wb");
+    cr_assert(ri && f);
+    for (int game = 0; game < 2; game++) {
+        cr_assert_eq(vf_next_game(ri, err, sizeof err), RECORD_GAME);
+        RecordGame g = vf_game(ri);
+        cr_assert(record_write_game(&w, &g));
+        cr_assert_eq(fwrite(w.bytes, 1, w.size, f), w.size);
+    }
+    fclose(f);
+    vf_close(ri);
+    record_writer_free(&w);
+    snprintf(args, sizeof args, "relabel %s out %s nodes 1500 threads 2", prefix, c);
+    run(args, &st);
+    cr_assert_eq(st.games, 2);
+    snprintf(args, sizeof args, "relabel %s out %s nodes 1500 threads 2", in, c);
+    run(args, &st);
+    cr_assert_eq(st.games, 4, "the run went on after the 2 games there");
+    cr_assert(same_bytes(a, c), "a resumed relabel differs from one from nothing");
+    run(args, &st);
+    cr_assert_eq(st.games, 0, "a finished output got more games");
+    cr_assert(same_bytes(a, c));
+
+    /* Refused: the input as the output, other options, a missing input, an
+     * output that does not end with a whole game (left as it was). */
+    DatagenOptions opt;
+    snprintf(args, sizeof args, "relabel %s out %s", in, in);
+    cr_assert(datagen_parse(args, &opt, err, sizeof err), "%s", err);
+    cr_assert(!datagen_run(&opt, NULL, NULL, err, sizeof err));
+    cr_assert(strstr(err, "another file"), "%s", err);
+    const char *bad_args[] = {"games 3", "seed 4", "book x.epd", "format packed", "pgn x.pgn"};
+    for (int i = 0; i < 5; i++) {
+        snprintf(args, sizeof args, "relabel %s out %s %s", in, b, bad_args[i]);
+        cr_assert(!datagen_parse(args, &opt, err, sizeof err), "%s was taken", args);
+        cr_assert(strstr(err, "only 'out FILE', 'nodes N' and 'threads N'"), "%s", err);
+    }
+    snprintf(args, sizeof args, "relabel /nonexistent.vf out %s", b);
+    cr_assert(datagen_parse(args, &opt, err, sizeof err));
+    cr_assert(!datagen_run(&opt, NULL, NULL, err, sizeof err));
+    cr_assert(strstr(err, "/nonexistent.vf"), "%s", err);
+    f = fopen(b, "ab");
+    cr_assert(f);
+    fputs("xyz", f);
+    fclose(f);
+    long before, after;
+    free(read_all(b, &before));
+    snprintf(args, sizeof args, "relabel %s out %s", in, b);
+    cr_assert(datagen_parse(args, &opt, err, sizeof err));
+    cr_assert(!datagen_run(&opt, NULL, NULL, err, sizeof err));
+    cr_assert(strstr(err, "not appending"), "%s", err);
+    free(read_all(b, &after));
+    cr_assert_eq(before, after);
+    unlink(in);
+    unlink(a);
+    unlink(b);
+    unlink(c);
+    unlink(prefix);
 }
