@@ -13,7 +13,7 @@
 #   -e FILE: Rokade plays with this net (EvalFile) instead of its built-in one
 #   -n NAME: the files' name (default ANCHOR-SEED)
 #   -k: keep a data generation running (by default any process whose command
-#       line holds "datagen out " is stopped with SIGSTOP for the match and
+#       line holds "datagen out " or "datagen relabel " is stopped with SIGSTOP for the match and
 #       resumed with SIGCONT however the script ends; bench/pause.sh)
 #   -p: print the match command and exit (nothing is played)
 # ROKADE, MATCH, BOOK, STOCKFISH, FAIRY override the programs and the book,
@@ -75,7 +75,7 @@ done
 mkdir -p "$out"
 # shellcheck source=bench/pause.sh
 . "$here/bench/pause.sh"
-[ $keep -eq 1 ] || pause_others ladder "${LADDER_PAUSE:-datagen out }"
+[ $keep -eq 1 ] || pause_others ladder "${LADDER_PAUSE:-datagen (out|relabel) }"
 # nice -10 keeps the match ahead of a niced data generation; without root
 # it runs at the normal priority.
 pri=

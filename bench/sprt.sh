@@ -5,7 +5,7 @@
 # normalized Elo, two games at a time at nice -10 where allowed, no
 # adjudication), with the data generation stopped while it plays: a match
 # beside it starves the engines (a process whose command line holds
-# "datagen out " gets SIGSTOP before the first game and SIGCONT when the
+# "datagen out " or "datagen relabel " gets SIGSTOP before the first game and SIGCONT when the
 # script ends, however it ends).
 #
 # Usage: sh bench/sprt.sh [-n NODES | -t TC] [-g GAMES] [-s SEED] [-b ELO0,ELO1|off]
@@ -82,7 +82,7 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 match=${MATCH:-$here/../shared/tools/match/match}
 book=${BOOK:-$here/../shared/data/openings/balanced.epd}
 out=${SPRT_OUT:-$here/build/sprt}
-pattern=${SPRT_PAUSE:-datagen out }
+pattern=${SPRT_PAUSE:-datagen (out|relabel) }
 [ -n "$name" ] || name=sprt-$seed
 new=$(full "$1") base=$(full "$2")
 [ -z "$net" ] || { net=$(full "$net"); opts="$opts option.EvalFile=$net"; }
