@@ -829,8 +829,8 @@ static void set_counts(size_t *train, size_t *val)
 }
 
 /* --dedup: the same file read twice adds nothing; without it, twice the
- * positions; the positions left out are counted; a checkpoint of a run
- * without it is not resumed with it. */
+ * positions, each game's copies on the same side; the positions left out are counted; a checkpoint
+ * of a run without it is not resumed with it. */
 Test(train, dedup_keeps_the_first_of_each_position)
 {
     char args[768], text[8192];
@@ -844,6 +844,10 @@ Test(train, dedup_keeps_the_first_of_each_position)
     cr_assert_eq(run(args), 0);
     set_counts(&t2, &v2);
     cr_assert_eq(t2 + v2, 2 * (t1 + v1), "%zu + %zu read twice: %zu + %zu", t1, v1, t2, v2);
+    /* A game is held out by what it is, not where: both copies of each game
+     * fall on the same side. */
+    cr_assert_eq(v2, 2 * v1, "validation %zu once, %zu twice", v1, v2);
+    cr_assert(v1 > 0 && t1 > 0);
 
     snprintf(args, sizeof args, DD " --data tests/data/train_sample.vf --dedup 1 --out %s/d3", Dir);
     cr_assert_eq(run(args), 0);

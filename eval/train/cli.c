@@ -284,11 +284,15 @@ static void print_phase_losses(const char *what, const TrainNet *net, const PosS
     printf("\n");
 }
 
-/* Whether game `number` of file `file` is held out: a hash of the two, so a
- * game's positions all fall on one side, the same for every seed. */
-static bool held_out(int file, long long number, double val)
+/* Whether a game is held out: a hash of what it is (its start position's
+ * key and its moves), so a game's positions all fall on one side, the same
+ * for every seed, and the same game in another file (`datagen relabel`'s
+ * copy with other scores, a file read twice) falls on the same side too. */
+static bool held_out(const RecordGame *g, double val)
 {
-    uint64_t s = ((uint64_t)file << 48) ^ (uint64_t)number;
+    uint64_t s = mix64(pos_key(g->start) ^ (uint64_t)g->plies);
+    for (int i = 0; i < g->plies; i++)
+        s = mix64(s ^ (uint64_t)g->moves[i]);
     return rng_unit(rng_next(&s)) < val;
 }
 
@@ -412,7 +416,8 @@ static int load_game(void *ctx, VfReader *r, int file, RecordGame g)
 {
     LoadCtx *c = ctx;
     const VfFilter filter = vf_filter_default();
-    PosSet *set = held_out(file, g.number, c->o->val) ? c->val : c->train;
+    (void)file;
+    PosSet *set = held_out(&g, c->o->val) ? c->val : c->train;
     set->games++;
     VfPosition p;
     while (load_positions(c) < c->limit && vf_next_position(r, &filter, &p)) {
