@@ -125,8 +125,10 @@ bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), Dat
  * labels. The threads take the games in turn and write them in IN's order,
  * so an OUT that holds k games already is the relabelling of IN's first k
  * valid games, and the run goes on after them (a run cut off resumes
- * without loss). Bad games of IN are skipped and counted; a truncated IN
- * (still being written) is read up to its last whole game. False with a
+ * without loss). Bad games of IN are skipped and counted; only the games IN
+ * holds when the run starts are read (a truncated IN, still being written,
+ * up to its last whole game), so an OUT that is IN by another name gets
+ * nothing. False with a
  * message when IN cannot be opened, OUT is IN or does not hold whole games,
  * or writing fails. Called by datagen_run when opt->relabel is set. */
 bool datagen_relabel(const DatagenOptions *opt, void (*print)(const char *line),

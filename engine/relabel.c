@@ -33,6 +33,10 @@ typedef struct {
     PlatAppendFile out;
     long long skip;       /* valid games of the input that the output holds already */
     long long skipped;    /* of those, passed over so far */
+    long long limit;      /* games of the input (valid or not) when the run began: no more are
+                           * read, so a file that grows, or is the output by another name,
+                           * ends there */
+    long long read;       /* games of the input read so far */
     long long next_index; /* the index the next game read gets */
     long long next_write; /* the index whose turn it is to be written */
     bool eof, failed;
@@ -85,7 +89,12 @@ static bool next_job(Relabel *r, Job *job)
 {
     char why[1024];
     while (!r->eof && !r->failed) {
+        if (r->read >= r->limit) {
+            r->eof = true;
+            break;
+        }
         int st = vf_next_game(r->in, why, sizeof why);
+        r->read += st != RECORD_END;
         if (st == RECORD_END || st == RECORD_FAILED) {
             if (st == RECORD_FAILED && !*r->note)
                 snprintf(r->note, sizeof r->note, "%s; read up to there", why);
@@ -236,6 +245,25 @@ static long long count_games(const char *path, char *err, size_t errlen)
     return n;
 }
 
+/* The games (valid or bad) of the input up to its end or its first part
+ * that cannot be read (a game still being written); -1 with a message when
+ * it cannot be opened. */
+static long long count_input(const char *path, char *err, size_t errlen)
+{
+    char why[1024];
+    VfReader *f = vf_open(path, why, sizeof why);
+    if (!f) {
+        snprintf(err, errlen, "%s", why);
+        return -1;
+    }
+    long long n = 0;
+    int st;
+    while ((st = vf_next_game(f, why, sizeof why)) != RECORD_END && st != RECORD_FAILED)
+        n++;
+    vf_close(f);
+    return n;
+}
+
 static void relabel_progress(void (*print)(const char *line), const Relabel *r, double seconds)
 {
     if (!print)
@@ -258,6 +286,9 @@ bool datagen_relabel(const DatagenOptions *opt, void (*print)(const char *line),
     long long done = count_games(opt->out, err, errlen);
     if (done < 0)
         return false;
+    const long long limit = count_input(opt->relabel, err, errlen);
+    if (limit < 0)
+        return false;
     Relabel *r = calloc(1, sizeof *r);
     if (!r) {
         snprintf(err, errlen, "out of memory");
@@ -277,6 +308,7 @@ bool datagen_relabel(const DatagenOptions *opt, void (*print)(const char *line),
     }
     r->opt = opt;
     r->skip = done;
+    r->limit = limit;
     pthread_mutex_init(&r->lock, NULL);
     pthread_cond_init(&r->turn, NULL);
     int threads = opt->threads > 0                    ? opt->threads
