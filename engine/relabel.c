@@ -204,8 +204,7 @@ static void *relabel_worker(void *arg)
     }
     if (s)
         search_destroy(s);
-    if (writer)
-        record_writer_free(&w);
+    record_writer_free(&w); /* also after a failed init, as datagen's workers do */
     if (job) {
         free(job->moves);
         free(job->scores);
