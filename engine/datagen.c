@@ -430,6 +430,65 @@ static void print_progress(void (*print)(const char *line), const DatagenStats *
     print(line);
 }
 
+int datagen_workers(int threads, void *(*worker)(void *), void *arg, pthread_mutex_t *lock,
+                    pthread_cond_t *cond, int *running, void (*report)(void *ctx, double seconds),
+                    void *ctx)
+{
+    pthread_t *tids = calloc((size_t)threads, sizeof *tids);
+    if (!tids)
+        return -1;
+    int started = 0;
+    const int64_t t0 = now_ms();
+    pthread_mutex_lock(lock);
+    for (int i = 0; i < threads; i++)
+        if (pthread_create(&tids[started], NULL, worker, arg) == 0) {
+            started++;
+            (*running)++;
+        }
+    int64_t next_report = t0 + PROGRESS_MS;
+    while (*running > 0) {
+        int64_t now = now_ms();
+        if (now >= next_report) {
+            next_report = now + PROGRESS_MS;
+            report(ctx, (double)(now - t0) / 1000.0);
+            continue;
+        }
+        struct timespec ts;
+        plat_wall_clock(&ts);
+        int64_t wait_ms = next_report - now;
+        ts.tv_sec += (time_t)(wait_ms / 1000);
+        ts.tv_nsec += (long)(wait_ms % 1000) * 1000000L;
+        if (ts.tv_nsec >= 1000000000L) {
+            ts.tv_sec++;
+            ts.tv_nsec -= 1000000000L;
+        }
+        pthread_cond_timedwait(cond, lock, &ts);
+    }
+    pthread_mutex_unlock(lock);
+    for (int i = 0; i < started; i++)
+        pthread_join(tids[i], NULL);
+    free(tids);
+    return started;
+}
+
+bool datagen_end_run(int started, bool failed, const char *why, PlatAppendFile *out,
+                     const char *path, char *err, size_t errlen)
+{
+    bool ok = true;
+    if (started <= 0) {
+        snprintf(err, errlen, started < 0 ? "out of memory" : "cannot start a worker thread");
+        ok = false;
+    } else if (failed) {
+        snprintf(err, errlen, "%s", why);
+        ok = false;
+    }
+    if (!plat_append_close(out) && ok) {
+        snprintf(err, errlen, "cannot write to '%s': %s", path, strerror(errno));
+        ok = false;
+    }
+    return ok;
+}
+
 /* A seed no earlier run had: the system's random bytes with the clock and
  * the process number (63 bits, so that `seed N` can repeat it). */
 static uint64_t new_seed(void)
@@ -543,6 +602,23 @@ static bool convert_pgn(const DatagenOptions *opt, void (*print)(const char *lin
     return ok;
 }
 
+typedef struct {
+    Run *r;
+    void (*print)(const char *line);
+} ProgressCtx;
+
+/* datagen_supervise's report: the counts copied under the lock, printed
+ * without it. */
+static void report_progress(void *ctx, double seconds)
+{
+    ProgressCtx *pc = ctx;
+    DatagenStats st = pc->r->stats;
+    st.seconds = seconds;
+    pthread_mutex_unlock(&pc->r->lock);
+    print_progress(pc->print, &st);
+    pthread_mutex_lock(&pc->r->lock);
+}
+
 bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), DatagenStats *stats,
                  char *err, size_t errlen)
 {
@@ -559,15 +635,12 @@ bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), Dat
         return false;
     }
     Run *r = calloc(1, sizeof *r);
-    pthread_t *tids = NULL;
     int threads = opt->threads > 0            ? opt->threads
                   : cpu_count() > MAX_THREADS ? MAX_THREADS
                                               : cpu_count();
     if (threads > opt->games)
         threads = (int)opt->games;
-    if (r)
-        tids = calloc((size_t)threads, sizeof *tids);
-    if (!r || !tids) {
+    if (!r) {
         snprintf(err, errlen, "out of memory");
         free(r);
         plat_append_close(&file);
@@ -598,52 +671,11 @@ bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), Dat
     }
 
     int64_t t0 = now_ms();
-    int started = 0;
-    pthread_mutex_lock(&r->lock);
-    for (int i = 0; i < threads; i++)
-        if (pthread_create(&tids[started], NULL, worker_main, r) == 0) {
-            started++;
-            r->running++;
-        }
-    int64_t next_report = t0 + PROGRESS_MS;
-    while (r->running > 0) {
-        int64_t now = now_ms();
-        if (now >= next_report) {
-            next_report = now + PROGRESS_MS;
-            DatagenStats st = r->stats;
-            st.seconds = (double)(now - t0) / 1000.0;
-            pthread_mutex_unlock(&r->lock);
-            print_progress(print, &st);
-            pthread_mutex_lock(&r->lock);
-            continue;
-        }
-        struct timespec ts;
-        plat_wall_clock(&ts);
-        int64_t wait_ms = next_report - now;
-        ts.tv_sec += (time_t)(wait_ms / 1000);
-        ts.tv_nsec += (long)(wait_ms % 1000) * 1000000L;
-        if (ts.tv_nsec >= 1000000000L) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000L;
-        }
-        pthread_cond_timedwait(&r->done, &r->lock, &ts);
-    }
-    pthread_mutex_unlock(&r->lock);
-    for (int i = 0; i < started; i++)
-        pthread_join(tids[i], NULL);
+    ProgressCtx pc = {r, print};
+    int started = datagen_workers(threads, worker_main, r, &r->lock, &r->done, &r->running,
+                                  report_progress, &pc);
 
-    bool ok = true;
-    if (started == 0) {
-        snprintf(err, errlen, "cannot start a worker thread");
-        ok = false;
-    } else if (r->failed) {
-        snprintf(err, errlen, "%s", r->err);
-        ok = false;
-    }
-    if (!plat_append_close(&r->out) && ok) {
-        snprintf(err, errlen, "cannot write to '%s': %s", opt->out, strerror(errno));
-        ok = false;
-    }
+    bool ok = datagen_end_run(started, r->failed, r->err, &r->out, opt->out, err, errlen);
     r->stats.seconds = (double)(now_ms() - t0) / 1000.0;
     if (ok) {
         print_progress(print, &r->stats);
@@ -658,7 +690,6 @@ bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), Dat
         *stats = r->stats;
     pthread_cond_destroy(&r->done);
     pthread_mutex_destroy(&r->lock);
-    free(tids);
     free(r);
     book_free(&book);
     return ok;

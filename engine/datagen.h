@@ -58,11 +58,13 @@
 #ifndef ROKADE_DATAGEN_H
 #define ROKADE_DATAGEN_H
 
+#include <pthread.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
 #include "../eval/nnue/nnue.h"
+#include "../movegen/platform/platform.h"
 #include "../movegen/records/record.h"
 
 enum {
@@ -133,6 +135,24 @@ bool datagen_run(const DatagenOptions *opt, void (*print)(const char *line), Dat
  * or writing fails. Called by datagen_run when opt->relabel is set. */
 bool datagen_relabel(const DatagenOptions *opt, void (*print)(const char *line),
                      DatagenStats *stats, char *err, size_t errlen);
+
+/* The workers of a run (datagen_run's and datagen_relabel's): starts
+ * `threads` threads of worker(arg), each counted in *running (a worker
+ * takes one off under `lock` and signals `cond` as it ends), calls
+ * report(ctx, seconds since the start) every few seconds (PROGRESS_MS;
+ * with the lock held: it may let go of it while it prints), and returns
+ * once all have ended and been joined: how many started, -1 when out of
+ * memory. */
+int datagen_workers(int threads, void *(*worker)(void *), void *arg, pthread_mutex_t *lock,
+                    pthread_cond_t *cond, int *running, void (*report)(void *ctx, double seconds),
+                    void *ctx);
+
+/* The end of such a run: false with the message in err when no worker
+ * started (`started` as datagen_workers returned it), a worker failed (its
+ * message `why`), or closing the output file `out` (at `path`) failed, which
+ * is always tried. */
+bool datagen_end_run(int started, bool failed, const char *why, PlatAppendFile *out,
+                     const char *path, char *err, size_t errlen);
 
 /* genfens: `N seed S book <FILE|None> [frc P] [random N]`, the openings
  * verified with the evaluation `net` (NULL: hand-crafted); prints each

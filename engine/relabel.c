@@ -8,14 +8,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "../movegen/records/viriformat.h"
 #include "../movegen/util.h"
 #include "../search/search.h"
 #include "datagen.h"
 
-enum { RELABEL_PROGRESS_MS = 5000, RELABEL_MAX_THREADS = 1024 };
+enum { RELABEL_MAX_THREADS = 1024 };
 
 /* One game as read: copied out of the reader, whose buffers the next read
  * overwrites. */
@@ -217,11 +216,14 @@ static void *relabel_worker(void *arg)
     return NULL;
 }
 
-/* The games a game-format file holds (0 when it is missing or empty); -1
- * with a message when it cannot be read to its end. */
-static long long count_games(const char *path, char *err, size_t errlen)
+/* The games of a game-format file. The output (whole): 0 when it is missing
+ * or empty, -1 with a message when any game of it cannot be read. The input
+ * (!whole): the games, valid or bad, up to its end or its first part that
+ * cannot be read (a game still being written); -1 with a message when it
+ * cannot be opened. */
+static long long count_games(const char *path, bool whole, char *err, size_t errlen)
 {
-    if (plat_file_size(path) <= 0)
+    if (whole && plat_file_size(path) <= 0)
         return 0;
     char why[1024];
     VfReader *f = vf_open(path, why, sizeof why);
@@ -232,7 +234,9 @@ static long long count_games(const char *path, char *err, size_t errlen)
     long long n = 0;
     int st;
     while ((st = vf_next_game(f, why, sizeof why)) != RECORD_END) {
-        if (st != RECORD_GAME) {
+        if (!whole && st == RECORD_FAILED)
+            break;
+        if (whole && st != RECORD_GAME) {
             snprintf(err, errlen, "'%s' is not a whole game file (%s): not appending to it", path,
                      why);
             n = -1;
@@ -240,25 +244,6 @@ static long long count_games(const char *path, char *err, size_t errlen)
         }
         n++;
     }
-    vf_close(f);
-    return n;
-}
-
-/* The games (valid or bad) of the input up to its end or its first part
- * that cannot be read (a game still being written); -1 with a message when
- * it cannot be opened. */
-static long long count_input(const char *path, char *err, size_t errlen)
-{
-    char why[1024];
-    VfReader *f = vf_open(path, why, sizeof why);
-    if (!f) {
-        snprintf(err, errlen, "%s", why);
-        return -1;
-    }
-    long long n = 0;
-    int st;
-    while ((st = vf_next_game(f, why, sizeof why)) != RECORD_END && st != RECORD_FAILED)
-        n++;
     vf_close(f);
     return n;
 }
@@ -275,6 +260,17 @@ static void relabel_progress(void (*print)(const char *line), const Relabel *r, 
     print(line);
 }
 
+typedef struct {
+    const Relabel *r;
+    void (*print)(const char *line);
+} ProgressCtx;
+
+static void report_progress(void *ctx, double seconds)
+{
+    const ProgressCtx *pc = ctx;
+    relabel_progress(pc->print, pc->r, seconds);
+}
+
 bool datagen_relabel(const DatagenOptions *opt, void (*print)(const char *line),
                      DatagenStats *stats, char *err, size_t errlen)
 {
@@ -282,10 +278,10 @@ bool datagen_relabel(const DatagenOptions *opt, void (*print)(const char *line),
         snprintf(err, errlen, "relabel: the output must be another file than the input");
         return false;
     }
-    long long done = count_games(opt->out, err, errlen);
+    long long done = count_games(opt->out, true, err, errlen);
     if (done < 0)
         return false;
-    const long long limit = count_input(opt->relabel, err, errlen);
+    const long long limit = count_games(opt->relabel, false, err, errlen);
     if (limit < 0)
         return false;
     Relabel *r = calloc(1, sizeof *r);
@@ -321,47 +317,12 @@ bool datagen_relabel(const DatagenOptions *opt, void (*print)(const char *line),
                  opt->relabel, opt->out, threads, (unsigned long long)opt->nodes, done);
         print(line);
     }
-    pthread_t *tids = calloc((size_t)threads, sizeof *tids);
-    int started = 0;
-    int64_t t0 = now_ms(), next_report = t0 + RELABEL_PROGRESS_MS;
-    pthread_mutex_lock(&r->lock);
-    for (int i = 0; tids && i < threads; i++)
-        if (pthread_create(&tids[started], NULL, relabel_worker, r) == 0)
-            started++, r->running++;
-    while (r->running > 0) {
-        int64_t now = now_ms();
-        if (now >= next_report) {
-            next_report = now + RELABEL_PROGRESS_MS;
-            relabel_progress(print, r, (double)(now - t0) / 1000.0);
-            continue;
-        }
-        struct timespec ts;
-        plat_wall_clock(&ts);
-        int64_t wait_ms = next_report - now;
-        ts.tv_sec += (time_t)(wait_ms / 1000);
-        ts.tv_nsec += (long)(wait_ms % 1000) * 1000000L;
-        if (ts.tv_nsec >= 1000000000L) {
-            ts.tv_sec++;
-            ts.tv_nsec -= 1000000000L;
-        }
-        pthread_cond_timedwait(&r->turn, &r->lock, &ts);
-    }
-    pthread_mutex_unlock(&r->lock);
-    for (int i = 0; i < started; i++)
-        pthread_join(tids[i], NULL);
+    int64_t t0 = now_ms();
+    ProgressCtx pc = {r, print};
+    int started = datagen_workers(threads, relabel_worker, r, &r->lock, &r->turn, &r->running,
+                                  report_progress, &pc);
 
-    bool ok = true;
-    if (started == 0) {
-        snprintf(err, errlen, tids ? "cannot start a worker thread" : "out of memory");
-        ok = false;
-    } else if (r->failed) {
-        snprintf(err, errlen, "%s", r->err);
-        ok = false;
-    }
-    if (!plat_append_close(&r->out) && ok) {
-        snprintf(err, errlen, "cannot write to '%s': %s", opt->out, strerror(errno));
-        ok = false;
-    }
+    bool ok = datagen_end_run(started, r->failed, r->err, &r->out, opt->out, err, errlen);
     vf_close(r->in);
     r->stats.seconds = (double)(now_ms() - t0) / 1000.0;
     if (ok && print) {
@@ -381,7 +342,6 @@ bool datagen_relabel(const DatagenOptions *opt, void (*print)(const char *line),
         *stats = r->stats;
     pthread_cond_destroy(&r->turn);
     pthread_mutex_destroy(&r->lock);
-    free(tids);
     free(r);
     return ok;
 }
